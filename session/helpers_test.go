@@ -1,0 +1,100 @@
+package session
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// mustOpenStore opens a bbolt store on a temp file and checks the file's
+// consistency when the test ends.
+func mustOpenStore(t testing.TB) (*BoltStore, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bot.db")
+	st, err := OpenBolt(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { checkAndClose(t, st) })
+	return st, path
+}
+
+// checkAndClose runs bbolt's consistency check and closes the store; it is
+// a no-op on a store already closed.
+func checkAndClose(t testing.TB, st *BoltStore) {
+	t.Helper()
+	if st.DB().Path() == "" {
+		return
+	}
+	err := st.DB().View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("bbolt check: %v", err)
+	}
+	st.Close()
+}
+
+// fixedClock returns a clock that starts at a fixed instant and advances
+// one second per call.
+func fixedClock() func() time.Time {
+	t := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Second); return t }
+}
+
+// newTestService returns a service on st with a fixed clock and seeds
+// counting up from seed.
+func newTestService(st Store, seed uint64) *Service {
+	return New(st, &Config{
+		Now:     fixedClock(),
+		NewSeed: func() uint64 { seed++; return seed },
+	})
+}
+
+var (
+	alice = User{ID: "1", Name: "alice"}
+	bob   = User{ID: "2", Name: "bob"}
+	carol = User{ID: "3", Name: "carol"}
+)
+
+// putDuel stores a running game between alice (black) and bob (white)
+// directly, as later duel code will.
+func putDuel(t *testing.T, st Store, id GameID, moves ...engine.Point) {
+	t.Helper()
+	g := Game{
+		ID: id, Platform: "test", Chat: "c", Rules: engine.TicTacToe(),
+		Seats: [2]Seat{{User: alice}, {User: bob}}, Moves: moves, Status: Running, Version: 1,
+	}
+	if err := st.Update(context.Background(), func(tx Tx) error { return tx.PutGame(g) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayMatches checks that a view's moves replay through the engine to
+// its status and winner.
+func replayMatches(t *testing.T, v View) {
+	t.Helper()
+	b, err := engine.Replay(v.Rules(), v.Moves())
+	if err != nil {
+		t.Fatalf("game %s does not replay: %v", v.ID(), err)
+	}
+	o := b.Outcome()
+	want := map[engine.Status]Status{engine.Ongoing: Running, engine.Won: Won, engine.Draw: Drawn}[o.Status]
+	if v.Status() == Resigned || v.Status() == Expired {
+		if o.Status != engine.Ongoing {
+			t.Fatalf("game %s %s but the board is %v", v.ID(), v.Status(), o.Status)
+		}
+		return
+	}
+	if v.Status() != want || v.Winner() != o.Winner {
+		t.Fatalf("game %s: stored %s/%v, board says %v/%v", v.ID(), v.Status(), v.Winner(), o.Status, o.Winner)
+	}
+}
+

@@ -1,0 +1,89 @@
+package session
+
+import (
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// View is an immutable snapshot of a game as committed. Its getters return
+// copies, so holding or changing what they return never touches the game.
+type View struct {
+	g       Game
+	outcome engine.Outcome
+}
+
+// newView snapshots g, whose moves replay to board b.
+func newView(g *Game, b *engine.Board) View {
+	return View{g: g.clone(), outcome: b.Outcome()}
+}
+
+// ID returns the game's id.
+func (v View) ID() GameID { return v.g.ID }
+
+// Platform returns the platform the game is played on.
+func (v View) Platform() Platform { return v.g.Platform }
+
+// Chat returns the chat the game belongs to.
+func (v View) Chat() string { return v.g.Chat }
+
+// Message returns the id of the message that shows the board, or "".
+func (v View) Message() string { return v.g.Message }
+
+// Rules returns the game's rules.
+func (v View) Rules() engine.Rules { return v.g.Rules }
+
+// Seat returns the seat playing side s (engine.Black or engine.White).
+func (v View) Seat(s engine.Stone) Seat { return v.g.Seat(s) }
+
+// SideOf returns the side the user plays, or engine.Empty.
+func (v View) SideOf(userID string) engine.Stone { return v.g.SideOf(userID) }
+
+// Moves returns the moves played, in order.
+func (v View) Moves() []engine.Point { return append([]engine.Point(nil), v.g.Moves...) }
+
+// MoveNo returns the number of the next move: a tap must carry it.
+func (v View) MoveNo() int { return v.g.MoveNo() }
+
+// LastMove returns the last move and whether there is one.
+func (v View) LastMove() (engine.Point, bool) {
+	if len(v.g.Moves) == 0 {
+		return engine.Point{}, false
+	}
+	return v.g.Moves[len(v.g.Moves)-1], true
+}
+
+// ToMove returns the side whose turn it is.
+func (v View) ToMove() engine.Stone { return v.g.ToMove() }
+
+// Status returns the game's status.
+func (v View) Status() Status { return v.g.Status }
+
+// Winner returns the winning side, or engine.Empty while running and for a
+// draw.
+func (v View) Winner() engine.Stone { return v.g.Winner }
+
+// WinningLine returns the cells of the winning line when the game was won
+// on the board, or nil.
+func (v View) WinningLine() []engine.Point {
+	return append([]engine.Point(nil), v.outcome.Line...)
+}
+
+// Board returns a fresh engine board holding the game's position.
+func (v View) Board() *engine.Board {
+	b, err := v.g.board()
+	if err != nil {
+		// A view is only made from a game whose moves replayed.
+		panic("session: view of an unplayable game: " + err.Error())
+	}
+	return b
+}
+
+// Version returns the number of committed changes to the game.
+func (v View) Version() int { return v.g.Version }
+
+// Created returns when the game started.
+func (v View) Created() time.Time { return v.g.Created }
+
+// Updated returns when the game last changed.
+func (v View) Updated() time.Time { return v.g.Updated }
