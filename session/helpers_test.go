@@ -97,4 +97,3 @@ func replayMatches(t *testing.T, v View) {
 		t.Fatalf("game %s: stored %s/%v, board says %v/%v", v.ID(), v.Status(), v.Winner(), o.Status, o.Winner)
 	}
 }
-
