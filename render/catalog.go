@@ -1,0 +1,168 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// Lang is a language of the message catalog.
+type Lang string
+
+// The languages of the catalog.
+const (
+	English Lang = "en"
+	Chinese Lang = "zh"
+)
+
+// Langs lists every language of the catalog.
+var Langs = []Lang{English, Chinese}
+
+// LangOf returns the catalog language for a locale code such as "en-US",
+// "zh-CN" or "zh-hans"; anything unknown is English.
+func LangOf(locale string) Lang {
+	l := strings.ToLower(locale)
+	if l == "zh" || strings.HasPrefix(l, "zh-") || strings.HasPrefix(l, "zh_") {
+		return Chinese
+	}
+	return English
+}
+
+// Key names one message of the catalog.
+type Key string
+
+// The messages of the catalog.
+const (
+	MsgWelcome        Key = "welcome"
+	MsgHelp           Key = "help"
+	MsgUnknownCommand Key = "unknown_command"
+	MsgBadArgument    Key = "bad_argument"
+	MsgBadCoord       Key = "bad_coord"
+	MsgNoGame         Key = "no_game"
+	MsgNotFound       Key = "not_found"
+	MsgGameOver       Key = "game_over"
+	MsgNotAPlayer     Key = "not_a_player"
+	MsgNotYourTurn    Key = "not_your_turn"
+	MsgStale          Key = "stale"
+	MsgOffBoard       Key = "off_board"
+	MsgCellTaken      Key = "cell_taken"
+	MsgAlreadyPlaying Key = "already_playing"
+	MsgBadRules       Key = "bad_rules"
+	MsgBadCallback    Key = "bad_callback"
+	MsgInternal       Key = "internal"
+	MsgTurn           Key = "turn"
+	MsgWins           Key = "wins"
+	MsgDraw           Key = "draw"
+	MsgResigned       Key = "resigned"
+	MsgExpired        Key = "expired"
+	MsgAI             Key = "ai"
+	MsgYou            Key = "you"
+	MsgResignButton   Key = "resign_button"
+)
+
+// catalog holds every message in every language; a test checks that each
+// key has each language.
+var catalog = map[Key]map[Lang]string{
+	MsgWelcome: {
+		English: "Welcome! Play tic-tac-toe or gomoku against me or a friend. Try /play hard, or /help.",
+		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
+	},
+	MsgHelp: {
+		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — start a game (defaults: medium ttt first)\n/resign — give up your game\nTap a cell to place a stone, or type its name, like b2.",
+		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — 开始一局（默认：medium ttt first）\n/resign — 认输\n点击格子落子，或输入坐标，如 b2。",
+	},
+	MsgUnknownCommand: {
+		English: "Unknown command %s. Try /play hard or /help.",
+		Chinese: "未知命令 %s。试试 /play hard 或 /help。",
+	},
+	MsgBadArgument: {
+		English: "I don't understand %q. Example: /play hard gomoku second",
+		Chinese: "无法理解 %q。例如：/play hard gomoku second",
+	},
+	MsgBadCoord: {
+		English: "%q is not a cell of this board. Example: b2",
+		Chinese: "%q 不是棋盘上的格子。例如：b2",
+	},
+	MsgNoGame:         {English: "You have no game here. Start one with /play.", Chinese: "你在这里没有对局。用 /play 开始一局。"},
+	MsgNotFound:       {English: "This game no longer exists.", Chinese: "这局棋已不存在。"},
+	MsgGameOver:       {English: "This game is over.", Chinese: "这局棋已经结束。"},
+	MsgNotAPlayer:     {English: "This is not your game.", Chinese: "这不是你的对局。"},
+	MsgNotYourTurn:    {English: "It's not your turn.", Chinese: "还没轮到你。"},
+	MsgStale:          {English: "That board was out of date; try again.", Chinese: "棋盘已更新，请重试。"},
+	MsgOffBoard:       {English: "That cell is off the board.", Chinese: "该格子不在棋盘上。"},
+	MsgCellTaken:      {English: "That cell is taken.", Chinese: "该格子已有棋子。"},
+	MsgAlreadyPlaying: {English: "You already have a game here; finish it or /resign first.", Chinese: "你在这里已有对局；请先下完或 /resign。"},
+	MsgBadRules: {
+		English: "Boards go from 3x3 to 19x19, and K from 3 to the shorter side. Example: /play 9x9 k5",
+		Chinese: "棋盘从 3x3 到 19x19，K 从 3 到较短的边长。例如：/play 9x9 k5",
+	},
+	MsgBadCallback: {English: "That button doesn't work any more.", Chinese: "这个按钮已失效。"},
+	MsgInternal:    {English: "Something went wrong; please try again.", Chinese: "出错了，请重试。"},
+	MsgTurn:        {English: "%s to move", Chinese: "轮到 %s"},
+	MsgWins:        {English: "%s wins!", Chinese: "%s 获胜！"},
+	MsgDraw:        {English: "Draw.", Chinese: "平局。"},
+	MsgResigned:    {English: "%s resigned.", Chinese: "%s 认输了。"},
+	MsgExpired:     {English: "The game expired.", Chinese: "对局已超时。"},
+	MsgAI:          {English: "AI (%s)", Chinese: "AI（%s）"},
+	MsgYou:         {English: "you", Chinese: "你"},
+	MsgResignButton: {
+		English: "🏳 Resign",
+		Chinese: "🏳 认输",
+	},
+}
+
+// T returns message k in language l, formatted with args.
+func T(l Lang, k Key, args ...any) string {
+	m, ok := catalog[k][l]
+	if !ok {
+		m = catalog[k][English]
+	}
+	if len(args) == 0 {
+		return m
+	}
+	return fmt.Sprintf(m, args...)
+}
+
+// Localized is an error that carries its own catalog message, such as a
+// parse error of the command grammar.
+type Localized interface {
+	error
+	Message() (Key, []any)
+}
+
+// refusals maps the errors of lower layers to their messages.
+var refusals = []struct {
+	err error
+	key Key
+}{
+	{session.ErrNotFound, MsgNotFound},
+	{session.ErrGameOver, MsgGameOver},
+	{session.ErrNotAPlayer, MsgNotAPlayer},
+	{session.ErrNotYourTurn, MsgNotYourTurn},
+	{session.ErrStale, MsgStale},
+	{session.ErrOffBoard, MsgOffBoard},
+	{session.ErrCellTaken, MsgCellTaken},
+	{session.ErrAlreadyPlaying, MsgAlreadyPlaying},
+	{engine.ErrBadRules, MsgBadRules},
+	{session.ErrBadRequest, MsgBadRules},
+}
+
+// ErrorText returns the short message for err in language l: its own
+// message for a Localized error, the refusal's message for a session
+// refusal, and a generic apology for anything else.
+func ErrorText(l Lang, err error) string {
+	var loc Localized
+	if errors.As(err, &loc) {
+		k, args := loc.Message()
+		return T(l, k, args...)
+	}
+	for _, r := range refusals {
+		if errors.Is(err, r.err) {
+			return T(l, r.key)
+		}
+	}
+	return T(l, MsgInternal)
+}
