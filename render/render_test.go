@@ -116,12 +116,13 @@ func playedView(t *testing.T, cells ...engine.Point) session.View {
 	t.Cleanup(func() { st.Close() })
 	svc := session.New(st, &session.Config{NewSeed: func() uint64 { return 1 }})
 	ctx := context.Background()
-	v, err := svc.Start(ctx, session.StartRequest{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}, Rules: engine.TicTacToe(), Level: engine.Medium})
+	who := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
+	v, err := svc.Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Medium})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cells {
-		if v, err = svc.Place(ctx, session.PlaceRequest{Game: v.ID(), UserID: "1", MoveNo: v.MoveNo(), Cell: c}); err != nil {
+		if v, err = svc.Place(ctx, who, session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: c}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -64,6 +64,9 @@ var (
 	carol = User{ID: "3", Name: "carol"}
 )
 
+// as returns the actor u in the chat every test game is in.
+func as(u User) Actor { return Actor{Platform: "test", Chat: "c", User: u} }
+
 // putDuel stores a running game between alice (black) and bob (white)
 // directly, as later duel code will.
 func putDuel(t *testing.T, st Store, id GameID, moves ...engine.Point) {

@@ -61,33 +61,39 @@ const (
 	RandomSide
 )
 
-// StartRequest asks for a new game against the AI.
-type StartRequest struct {
+// Actor is who acts and where: a user in a chat of a platform. Every
+// action is checked against the game's own platform and chat, so a button
+// copied into another chat acts on nothing.
+type Actor struct {
 	Platform Platform
 	Chat     string
 	User     User
-	Rules    engine.Rules
-	Level    engine.Level
-	Side     Side
+}
+
+// StartRequest asks for a new game against the AI.
+type StartRequest struct {
+	Rules engine.Rules
+	Level engine.Level
+	Side  Side
 }
 
 // Start begins a game between the user and the AI and, when the AI moves
 // first, plays its first move. When the user already has a running game
 // against the AI in the chat, Start returns a view of that game with
 // ErrAlreadyPlaying. Invalid rules or level give ErrBadRequest.
-func (s *Service) Start(ctx context.Context, req StartRequest) (View, error) {
+func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (View, error) {
 	if err := req.Rules.Validate(); err != nil {
 		return View{}, fmt.Errorf("session: start: %w: %w", ErrBadRequest, err)
 	}
 	if !req.Level.Valid() {
 		return View{}, fmt.Errorf("session: start: %w: level %d", ErrBadRequest, req.Level)
 	}
-	if req.User.ID == "" {
+	if who.User.ID == "" {
 		return View{}, fmt.Errorf("session: start: %w: no user", ErrBadRequest)
 	}
-	defer s.locks.lock("start\x00" + string(runningKey(req.Platform, req.Chat, req.User.ID)))()
+	defer s.locks.lock("start\x00" + string(runningKey(who.Platform, who.Chat, who.User.ID)))()
 
-	if v, err := s.Running(ctx, req.Platform, req.Chat, req.User.ID); err == nil {
+	if v, err := s.Running(ctx, who); err == nil {
 		return v, fmt.Errorf("session: start: game %s: %w", v.ID(), ErrAlreadyPlaying)
 	} else if !errors.Is(err, ErrNotFound) {
 		return View{}, err
@@ -95,10 +101,10 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (View, error) {
 
 	now := s.now()
 	g := Game{
-		Platform: req.Platform, Chat: req.Chat, Rules: req.Rules, Status: Running,
+		Platform: who.Platform, Chat: who.Chat, Rules: req.Rules, Status: Running,
 		Seed: s.newSeed(), Created: now, Updated: now, Version: 1,
 	}
-	human, ai := Seat{User: req.User}, Seat{AI: req.Level}
+	human, ai := Seat{User: who.User}, Seat{AI: req.Level}
 	side := req.Side
 	if side == RandomSide {
 		side = Side(rand.New(rand.NewPCG(g.Seed, 0)).IntN(2))
@@ -128,11 +134,9 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (View, error) {
 	return newView(&g, b), nil
 }
 
-// PlaceRequest is a tap: a user places a stone at Cell as move number
-// MoveNo of a game.
+// PlaceRequest is a tap: a stone at Cell as move number MoveNo of a game.
 type PlaceRequest struct {
 	Game   GameID
-	UserID string
 	MoveNo int
 	Cell   engine.Point
 }
@@ -141,22 +145,22 @@ type PlaceRequest struct {
 // reply when it is the AI's turn, and commits both moves together. Refusals,
 // which change nothing: ErrNotFound, ErrGameOver, ErrNotAPlayer, ErrStale,
 // ErrNotYourTurn, ErrOffBoard, ErrCellTaken.
-func (s *Service) Place(ctx context.Context, req PlaceRequest) (View, error) {
+func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (View, error) {
 	defer s.locks.lock(string(req.Game))()
-	g, err := s.load(ctx, req.Game)
+	g, err := s.loadFor(ctx, who, req.Game)
 	if err != nil {
 		return View{}, err
 	}
-	me := g.SideOf(req.UserID)
+	me := g.SideOf(who.User.ID)
 	switch {
 	case g.Status.Over():
 		return View{}, fmt.Errorf("session: place in game %s: %w", g.ID, ErrGameOver)
 	case me == engine.Empty:
-		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, req.UserID, ErrNotAPlayer)
+		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, who.User.ID, ErrNotAPlayer)
 	case req.MoveNo != g.MoveNo():
 		return View{}, fmt.Errorf("session: place in game %s: move %d, game is at %d: %w", g.ID, req.MoveNo, g.MoveNo(), ErrStale)
 	case me != g.ToMove():
-		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, req.UserID, ErrNotYourTurn)
+		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, who.User.ID, ErrNotYourTurn)
 	case !g.Rules.Contains(req.Cell):
 		return View{}, fmt.Errorf("session: place %v in game %s: %w", req.Cell, g.ID, ErrOffBoard)
 	}
@@ -177,18 +181,18 @@ func (s *Service) Place(ctx context.Context, req PlaceRequest) (View, error) {
 }
 
 // Resign ends the user's game as a loss for them.
-func (s *Service) Resign(ctx context.Context, id GameID, userID string) (View, error) {
+func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (View, error) {
 	defer s.locks.lock(string(id))()
-	g, err := s.load(ctx, id)
+	g, err := s.loadFor(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
-	me := g.SideOf(userID)
+	me := g.SideOf(who.User.ID)
 	switch {
 	case g.Status.Over():
 		return View{}, fmt.Errorf("session: resign game %s: %w", id, ErrGameOver)
 	case me == engine.Empty:
-		return View{}, fmt.Errorf("session: resign game %s by %q: %w", id, userID, ErrNotAPlayer)
+		return View{}, fmt.Errorf("session: resign game %s by %q: %w", id, who.User.ID, ErrNotAPlayer)
 	}
 	b, err := g.board()
 	if err != nil {
@@ -228,11 +232,11 @@ func (s *Service) Game(ctx context.Context, id GameID) (View, error) {
 
 // Running returns the user's running game against the AI in the chat, or
 // ErrNotFound.
-func (s *Service) Running(ctx context.Context, p Platform, chat, userID string) (View, error) {
+func (s *Service) Running(ctx context.Context, who Actor) (View, error) {
 	var id GameID
 	err := s.store.View(ctx, func(tx Tx) error {
 		var err error
-		id, err = tx.RunningGame(p, chat, userID)
+		id, err = tx.RunningGame(who.Platform, who.Chat, who.User.ID)
 		return err
 	})
 	if err != nil {
@@ -249,6 +253,16 @@ func (s *Service) load(ctx context.Context, id GameID) (Game, error) {
 		g, err = tx.Game(id)
 		return err
 	})
+	return g, err
+}
+
+// loadFor reads a game for an actor: a game of another platform or chat
+// is reported as not found.
+func (s *Service) loadFor(ctx context.Context, who Actor, id GameID) (Game, error) {
+	g, err := s.load(ctx, id)
+	if err == nil && (g.Platform != who.Platform || g.Chat != who.Chat) {
+		return Game{}, fmt.Errorf("session: game %q in %s chat %q: %w", id, who.Platform, who.Chat, ErrNotFound)
+	}
 	return g, err
 }
 

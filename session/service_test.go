@@ -15,7 +15,7 @@ var ctx = context.Background()
 
 func start(t *testing.T, s *Service, u User, level engine.Level, side Side) View {
 	t.Helper()
-	v, err := s.Start(ctx, StartRequest{Platform: "test", Chat: "c", User: u, Rules: engine.TicTacToe(), Level: level, Side: side})
+	v, err := s.Start(ctx, as(u), StartRequest{Rules: engine.TicTacToe(), Level: level, Side: side})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,22 +42,22 @@ func TestStartReturnsRunningGame(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Easy, First)
-	again, err := s.Start(ctx, StartRequest{Platform: "test", Chat: "c", User: alice, Rules: engine.TicTacToe(), Level: engine.Hard})
+	again, err := s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
 	if !errors.Is(err, ErrAlreadyPlaying) || again.ID() != v.ID() {
 		t.Fatalf("second start = %s, %v; want game %s with ErrAlreadyPlaying", again.ID(), err, v.ID())
 	}
 	// Another chat is another place.
-	other, err := s.Start(ctx, StartRequest{Platform: "test", Chat: "d", User: alice, Rules: engine.TicTacToe(), Level: engine.Hard})
+	other, err := s.Start(ctx, Actor{Platform: "test", Chat: "d", User: alice}, StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
 	if err != nil || other.ID() == v.ID() {
 		t.Fatalf("start in another chat = %s, %v", other.ID(), err)
 	}
-	if _, err := s.Resign(ctx, v.ID(), alice.ID); err != nil {
+	if _, err := s.Resign(ctx, as(alice), v.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Running(ctx, "test", "c", alice.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Running(ctx, as(alice)); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after resign, Running = %v", err)
 	}
-	if _, err := s.Start(ctx, StartRequest{Platform: "test", Chat: "c", User: alice, Rules: engine.TicTacToe(), Level: engine.Hard}); err != nil {
+	if _, err := s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard}); err != nil {
 		t.Fatalf("start after resign: %v", err)
 	}
 }
@@ -65,13 +65,16 @@ func TestStartReturnsRunningGame(t *testing.T) {
 func TestStartRejectsBadRequests(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
-	for _, req := range []StartRequest{
-		{User: alice, Rules: engine.Rules{Width: 2, Height: 3, K: 3}, Level: engine.Easy},
-		{User: alice, Rules: engine.TicTacToe(), Level: 0},
-		{Rules: engine.TicTacToe(), Level: engine.Easy},
+	for _, tt := range []struct {
+		who Actor
+		req StartRequest
+	}{
+		{as(alice), StartRequest{Rules: engine.Rules{Width: 2, Height: 3, K: 3}, Level: engine.Easy}},
+		{as(alice), StartRequest{Rules: engine.TicTacToe(), Level: 0}},
+		{as(User{}), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}},
 	} {
-		if _, err := s.Start(ctx, req); !errors.Is(err, ErrBadRequest) {
-			t.Errorf("Start(%+v) = %v, want ErrBadRequest", req, err)
+		if _, err := s.Start(ctx, tt.who, tt.req); !errors.Is(err, ErrBadRequest) {
+			t.Errorf("Start(%+v, %+v) = %v, want ErrBadRequest", tt.who, tt.req, err)
 		}
 	}
 }
@@ -80,7 +83,7 @@ func TestPlaceAgainstAI(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Medium, First)
-	v, err := s.Place(ctx, PlaceRequest{Game: v.ID(), UserID: alice.ID, MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
+	v, err := s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,22 +106,23 @@ func TestRefusalsChangeNothing(t *testing.T) {
 
 	tests := []struct {
 		name string
+		who  User
 		req  PlaceRequest
 		want error
 	}{
-		{"unknown game", PlaceRequest{Game: "nope", UserID: bob.ID, MoveNo: 1}, ErrNotFound},
-		{"not a player", PlaceRequest{Game: "duel", UserID: carol.ID, MoveNo: 1}, ErrNotAPlayer},
-		{"not your turn", PlaceRequest{Game: "duel", UserID: alice.ID, MoveNo: 1}, ErrNotYourTurn},
-		{"stale", PlaceRequest{Game: "duel", UserID: bob.ID, MoveNo: 0}, ErrStale},
-		{"from the future", PlaceRequest{Game: "duel", UserID: bob.ID, MoveNo: 2}, ErrStale},
-		{"cell taken", PlaceRequest{Game: "duel", UserID: bob.ID, MoveNo: 1, Cell: engine.Point{X: 1, Y: 1}}, ErrCellTaken},
-		{"off board", PlaceRequest{Game: "duel", UserID: bob.ID, MoveNo: 1, Cell: engine.Point{X: 3, Y: 0}}, ErrOffBoard},
-		{"negative", PlaceRequest{Game: "duel", UserID: bob.ID, MoveNo: 1, Cell: engine.Point{X: 0, Y: -1}}, ErrOffBoard},
+		{"unknown game", bob, PlaceRequest{Game: "nope", MoveNo: 1}, ErrNotFound},
+		{"not a player", carol, PlaceRequest{Game: "duel", MoveNo: 1}, ErrNotAPlayer},
+		{"not your turn", alice, PlaceRequest{Game: "duel", MoveNo: 1}, ErrNotYourTurn},
+		{"stale", bob, PlaceRequest{Game: "duel", MoveNo: 0}, ErrStale},
+		{"from the future", bob, PlaceRequest{Game: "duel", MoveNo: 2}, ErrStale},
+		{"cell taken", bob, PlaceRequest{Game: "duel", MoveNo: 1, Cell: engine.Point{X: 1, Y: 1}}, ErrCellTaken},
+		{"off board", bob, PlaceRequest{Game: "duel", MoveNo: 1, Cell: engine.Point{X: 3, Y: 0}}, ErrOffBoard},
+		{"negative", bob, PlaceRequest{Game: "duel", MoveNo: 1, Cell: engine.Point{X: 0, Y: -1}}, ErrOffBoard},
 	}
 	seen := map[error]string{}
 	for _, tt := range tests {
 		before, _ := s.Game(ctx, "duel")
-		_, err := s.Place(ctx, tt.req)
+		_, err := s.Place(ctx, as(tt.who), tt.req)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
 		}
@@ -140,21 +144,21 @@ func TestDoubledTapAndFinishedGame(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	putDuel(t, st, "g")
-	tap := PlaceRequest{Game: "g", UserID: alice.ID, MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}}
-	if _, err := s.Place(ctx, tap); err != nil {
+	tap := PlaceRequest{Game: "g", MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}}
+	if _, err := s.Place(ctx, as(alice), tap); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Place(ctx, tap); !errors.Is(err, ErrStale) {
+	if _, err := s.Place(ctx, as(alice), tap); !errors.Is(err, ErrStale) {
 		t.Fatalf("doubled tap: %v, want ErrStale", err)
 	}
 	// Play to a black win on the top row.
 	for i, tap := range []PlaceRequest{
-		{Game: "g", UserID: bob.ID, MoveNo: 1, Cell: engine.Point{X: 0, Y: 1}},
-		{Game: "g", UserID: alice.ID, MoveNo: 2, Cell: engine.Point{X: 1, Y: 0}},
-		{Game: "g", UserID: bob.ID, MoveNo: 3, Cell: engine.Point{X: 1, Y: 1}},
-		{Game: "g", UserID: alice.ID, MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}},
+		{Game: "g", MoveNo: 1, Cell: engine.Point{X: 0, Y: 1}},
+		{Game: "g", MoveNo: 2, Cell: engine.Point{X: 1, Y: 0}},
+		{Game: "g", MoveNo: 3, Cell: engine.Point{X: 1, Y: 1}},
+		{Game: "g", MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}},
 	} {
-		if _, err := s.Place(ctx, tap); err != nil {
+		if _, err := s.Place(ctx, as([]User{bob, alice}[i%2]), tap); err != nil {
 			t.Fatalf("tap %d: %v", i, err)
 		}
 	}
@@ -162,10 +166,10 @@ func TestDoubledTapAndFinishedGame(t *testing.T) {
 	if v.Status() != Won || v.Winner() != engine.Black || len(v.WinningLine()) != 3 {
 		t.Fatalf("status %s winner %v line %v", v.Status(), v.Winner(), v.WinningLine())
 	}
-	if _, err := s.Place(ctx, PlaceRequest{Game: "g", UserID: bob.ID, MoveNo: 5, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Place(ctx, as(bob), PlaceRequest{Game: "g", MoveNo: 5, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("tap on finished game: %v", err)
 	}
-	if _, err := s.Resign(ctx, "g", bob.ID); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Resign(ctx, as(bob), "g"); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("resign finished game: %v", err)
 	}
 	after, _ := s.Game(ctx, "g")
@@ -178,10 +182,10 @@ func TestResign(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Easy, Second)
-	if _, err := s.Resign(ctx, v.ID(), bob.ID); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := s.Resign(ctx, as(bob), v.ID()); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatalf("resign by a stranger: %v", err)
 	}
-	r, err := s.Resign(ctx, v.ID(), alice.ID)
+	r, err := s.Resign(ctx, as(alice), v.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +199,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	st, path := mustOpenStore(t)
 	s := newTestService(st, 7)
 	v := start(t, s, alice, engine.Hard, First)
-	v, err := s.Place(ctx, PlaceRequest{Game: v.ID(), UserID: alice.ID, MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
+	v, err := s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +214,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	}
 	t.Cleanup(func() { checkAndClose(t, st2) })
 	s2 := newTestService(st2, 100)
-	got, err := s2.Running(ctx, "test", "c", alice.ID)
+	got, err := s2.Running(ctx, as(alice))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +223,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	}
 	// The game goes on where it was.
 	cell := got.Board().LegalMoves()[0]
-	if _, err := s2.Place(ctx, PlaceRequest{Game: got.ID(), UserID: alice.ID, MoveNo: got.MoveNo(), Cell: cell}); err != nil {
+	if _, err := s2.Place(ctx, as(alice), PlaceRequest{Game: got.ID(), MoveNo: got.MoveNo(), Cell: cell}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -249,7 +253,7 @@ func TestConcurrentTapsOnOneGame(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = s.Place(ctx, PlaceRequest{Game: v.ID(), UserID: alice.ID, MoveNo: 0, Cell: engine.Point{X: i % 3, Y: i / 3}})
+			_, errs[i] = s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: i % 3, Y: i / 3}})
 		}()
 	}
 	wg.Wait()
@@ -278,7 +282,7 @@ func TestConcurrentGames(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range games {
 		u := User{ID: fmt.Sprint("u", i)}
-		v, err := s.Start(ctx, StartRequest{Platform: "test", Chat: "c", User: u, Rules: engine.TicTacToe(), Level: engine.Levels[i%3]})
+		v, err := s.Start(ctx, as(u), StartRequest{Rules: engine.TicTacToe(), Level: engine.Levels[i%3]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +299,7 @@ func TestConcurrentGames(t *testing.T) {
 					tw.Add(1)
 					go func() {
 						defer tw.Done()
-						w, err := s.Place(ctx, PlaceRequest{Game: v.ID(), UserID: u.ID, MoveNo: v.MoveNo(), Cell: cell})
+						w, err := s.Place(ctx, as(u), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: cell})
 						mu.Lock()
 						defer mu.Unlock()
 						if err == nil {
@@ -332,5 +336,25 @@ func TestConcurrentGames(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestActionsFromAnotherChatFindNothing(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newTestService(st, 1)
+	putDuel(t, st, "g")
+	for _, who := range []Actor{
+		{Platform: "test", Chat: "elsewhere", User: alice},
+		{Platform: "other", Chat: "c", User: alice},
+	} {
+		if _, err := s.Place(ctx, who, PlaceRequest{Game: "g", MoveNo: 0}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("place from %+v: %v, want ErrNotFound", who, err)
+		}
+		if _, err := s.Resign(ctx, who, "g"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("resign from %+v: %v, want ErrNotFound", who, err)
+		}
+	}
+	if v, _ := s.Game(ctx, "g"); v.Version() != 1 {
+		t.Fatal("a forged action changed the game")
 	}
 }

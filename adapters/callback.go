@@ -1,0 +1,109 @@
+package adapters
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+// MaxCallbackLen is the longest callback data any platform takes
+// (Telegram's limit; Discord allows 100).
+const MaxCallbackLen = 64
+
+// ErrBadCallback is returned by DecodeAction for data no button of this bot
+// produced: garbage, oversize, or a malformed field.
+var ErrBadCallback = errors.New("adapters: bad callback data")
+
+// Callback data is text: a kind letter and its fields joined by ':'.
+//
+//	p:<game>:<move>:<x>:<y>   place a stone (render.Place)
+//	r:<game>                  resign (render.Resign)
+//	n                         a button that does nothing (render.Noop)
+//
+// Numbers are decimal without sign or leading zeros; game ids are
+// [0-9a-z] of at most 16 characters. Decoding accepts exactly what
+// EncodeAction produces.
+const maxGameIDLen = 16
+
+// EncodeAction returns the callback data of a button's action.
+func EncodeAction(a render.Action) string {
+	switch a.Kind {
+	case render.Place:
+		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
+	case render.Resign:
+		return "r:" + string(a.Game)
+	}
+	return "n"
+}
+
+// DecodeAction parses callback data made by EncodeAction. Anything else
+// gives an error wrapping ErrBadCallback.
+func DecodeAction(data string) (render.Action, error) {
+	bad := func(why string) (render.Action, error) {
+		if len(data) > 80 {
+			data = data[:80] + "…"
+		}
+		return render.Action{}, fmt.Errorf("%w: %s: %q", ErrBadCallback, why, data)
+	}
+	if len(data) > MaxCallbackLen {
+		return bad("too long")
+	}
+	f := strings.Split(data, ":")
+	var a render.Action
+	switch {
+	case f[0] == "n" && len(f) == 1:
+		return render.Action{Kind: render.Noop}, nil
+	case f[0] == "r" && len(f) == 2:
+		a.Kind = render.Resign
+	case f[0] == "p" && len(f) == 5:
+		a.Kind = render.Place
+	default:
+		return bad("unknown kind")
+	}
+	if !validGameID(f[1]) {
+		return bad("game id")
+	}
+	a.Game = session.GameID(f[1])
+	if a.Kind == render.Place {
+		nums := make([]int, 3)
+		for i, s := range f[2:] {
+			n, ok := parseNat(s)
+			if !ok {
+				return bad("number")
+			}
+			nums[i] = n
+		}
+		if nums[1] >= engine.MaxSize || nums[2] >= engine.MaxSize || nums[0] >= engine.MaxSize*engine.MaxSize {
+			return bad("out of range")
+		}
+		a.MoveNo, a.Cell = nums[0], engine.Point{X: nums[1], Y: nums[2]}
+	}
+	return a, nil
+}
+
+// validGameID reports whether s has the shape of a game id.
+func validGameID(s string) bool {
+	if s == "" || len(s) > maxGameIDLen {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseNat parses a canonical non-negative decimal of at most 4 digits.
+func parseNat(s string) (int, bool) {
+	if s == "" || len(s) > 4 || (s[0] == '0' && len(s) > 1) || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}

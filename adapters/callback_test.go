@@ -1,0 +1,57 @@
+package adapters
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+func TestActionRoundTrip(t *testing.T) {
+	for _, a := range []render.Action{
+		{Kind: render.Noop},
+		{Kind: render.Resign, Game: "zz9"},
+		{Kind: render.Place, Game: "1", MoveNo: 0, Cell: engine.Point{}},
+		{Kind: render.Place, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}},
+	} {
+		data := EncodeAction(a)
+		if len(data) > MaxCallbackLen {
+			t.Errorf("%+v encodes to %d bytes", a, len(data))
+		}
+		got, err := DecodeAction(data)
+		if err != nil || got != a {
+			t.Errorf("round trip %+v → %q → %+v, %v", a, data, got, err)
+		}
+	}
+}
+
+func TestDecodeRefusesForgedData(t *testing.T) {
+	for _, data := range []string{
+		"", "x", "p", "p:1:2:3", "p:1:2:3:4:5", "p::0:0:0", "p:A:0:0:0", "p:1:-1:0:0", "p:1:01:0:0",
+		"p:1:0:19:0", "p:1:0:0:99", "p:1:+1:0:0", "p:1:0:0:0 ", "r:", "r:1:2", "n:1",
+		"p:" + strings.Repeat("a", 17) + ":0:0:0", strings.Repeat("p:1:0:0:0", 10), "p:1:99999:0:0", "p:ü:0:0:0",
+	} {
+		if a, err := DecodeAction(data); !errors.Is(err, ErrBadCallback) {
+			t.Errorf("DecodeAction(%q) = %+v, %v; want ErrBadCallback", data, a, err)
+		}
+	}
+}
+
+func FuzzDecodeAction(f *testing.F) {
+	for _, s := range []string{"p:1a:5:7:7", "r:9", "n", "p:1:0:0:0", "p:zz:360:18:18"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		a, err := DecodeAction(data)
+		if err != nil {
+			return
+		}
+		// Only canonical data decodes: it re-encodes to itself.
+		if again := EncodeAction(a); again != data {
+			t.Fatalf("%q decodes to %+v which encodes to %q", data, a, again)
+		}
+	})
+}

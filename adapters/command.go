@@ -1,0 +1,192 @@
+package adapters
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+// The commands of the grammar.
+const (
+	CmdStart  = "start"
+	CmdHelp   = "help"
+	CmdPlay   = "play"
+	CmdResign = "resign"
+)
+
+// MaxCommandLen is the longest command text parsed; longer text is
+// refused whole.
+const MaxCommandLen = 200
+
+// Command is a parsed chat command.
+type Command struct {
+	// Name is one of the Cmd constants.
+	Name string
+	// Play holds the arguments of /play, with defaults filled in.
+	Play PlayArgs
+}
+
+// PlayArgs are the choices of /play.
+type PlayArgs struct {
+	Level engine.Level
+	Rules engine.Rules
+	Side  session.Side
+}
+
+// DefaultPlay returns the arguments of a bare /play: medium tic-tac-toe,
+// the player first.
+func DefaultPlay() PlayArgs {
+	return PlayArgs{Level: engine.Medium, Rules: engine.TicTacToe(), Side: session.First}
+}
+
+// ErrNotCommand is returned by ParseCommand for text that is not a command
+// (no leading '/'), and ErrOtherBot for a command addressed to another bot
+// (/play@OtherBot); both are to be ignored, not answered.
+var (
+	ErrNotCommand = errors.New("adapters: not a command")
+	ErrOtherBot   = errors.New("adapters: command for another bot")
+)
+
+// CommandError is a command the grammar refuses; it carries the catalog
+// message that explains it with an example.
+type CommandError struct {
+	Key render.Key
+	Arg string
+}
+
+func (e *CommandError) Error() string { return fmt.Sprintf("adapters: %s: %q", e.Key, e.Arg) }
+
+// Message returns the catalog key and argument that explain the refusal.
+func (e *CommandError) Message() (render.Key, []any) {
+	if e.Key == render.MsgBadRules {
+		return e.Key, nil
+	}
+	return e.Key, []any{e.Arg}
+}
+
+// ParseCommand parses text such as "/play hard gomoku second". botName,
+// when not empty, is the bot's username: "/play@botName" is accepted and a
+// command addressed to any other name gives ErrOtherBot. Unknown commands
+// and malformed arguments give a *CommandError.
+func ParseCommand(text, botName string) (Command, error) {
+	if len(text) > MaxCommandLen {
+		return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: text[:20] + "…"}
+	}
+	fields := strings.Fields(text)
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "/") {
+		return Command{}, ErrNotCommand
+	}
+	name, addressee, _ := strings.Cut(strings.TrimPrefix(fields[0], "/"), "@")
+	if addressee != "" && botName != "" && !strings.EqualFold(addressee, botName) {
+		return Command{}, ErrOtherBot
+	}
+	name = strings.ToLower(name)
+	args := fields[1:]
+	switch name {
+	case CmdStart, CmdHelp, CmdResign:
+		if len(args) > 0 {
+			return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
+		}
+		return Command{Name: name}, nil
+	case CmdPlay:
+		p, err := parsePlay(args)
+		return Command{Name: name, Play: p}, err
+	}
+	return Command{}, &CommandError{Key: render.MsgUnknownCommand, Arg: "/" + name}
+}
+
+// parsePlay reads the /play arguments in any order: a level, a game (a
+// preset or WxH with an optional kK), who moves first, and "exact" for
+// exact-K rules.
+func parsePlay(args []string) (PlayArgs, error) {
+	p := DefaultPlay()
+	var haveLevel, haveBoard, haveK, haveSide, exact bool
+	k := 0
+	dup := func(seen *bool) bool { d := *seen; *seen = true; return d }
+	for _, arg := range args {
+		a := strings.ToLower(arg)
+		if l, err := engine.ParseLevel(a); err == nil {
+			if dup(&haveLevel) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			p.Level = l
+			continue
+		}
+		if r, ok := engine.Preset(a); ok {
+			if dup(&haveBoard) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			p.Rules = r
+			continue
+		}
+		switch a {
+		case "first", "second", "random":
+			if dup(&haveSide) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			p.Side = map[string]session.Side{"first": session.First, "second": session.Second, "random": session.RandomSide}[a]
+			continue
+		case "exact":
+			if dup(&exact) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			continue
+		}
+		if w, h, ok := parseSize(a); ok {
+			if dup(&haveBoard) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			p.Rules = engine.Rules{Width: w, Height: h, K: min(5, w, h)}
+			continue
+		}
+		if n, ok := parseK(a); ok {
+			if dup(&haveK) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			k = n
+			continue
+		}
+		return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+	}
+	if haveK {
+		p.Rules.K = k
+	}
+	p.Rules.Exact = exact
+	if err := p.Rules.Validate(); err != nil {
+		return p, &CommandError{Key: render.MsgBadRules, Arg: p.Rules.String()}
+	}
+	return p, nil
+}
+
+// parseSize reads "WxH" (or "W×H").
+func parseSize(s string) (w, h int, ok bool) {
+	a, b, found := strings.Cut(strings.ReplaceAll(s, "×", "x"), "x")
+	if !found {
+		return 0, 0, false
+	}
+	w, okW := parseSmall(a)
+	h, okH := parseSmall(b)
+	return w, h, okW && okH
+}
+
+// parseK reads "kN".
+func parseK(s string) (int, bool) {
+	if !strings.HasPrefix(s, "k") {
+		return 0, false
+	}
+	return parseSmall(s[1:])
+}
+
+// parseSmall reads a canonical decimal of one or two digits.
+func parseSmall(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 2 || (s[0] == '0') || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}

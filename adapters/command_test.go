@@ -1,0 +1,100 @@
+package adapters
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+func TestParsePlay(t *testing.T) {
+	gomoku, _ := engine.Preset("gomoku")
+	tests := []struct {
+		in   string
+		want PlayArgs
+	}{
+		{"/play", DefaultPlay()},
+		{"/play hard", PlayArgs{engine.Hard, engine.TicTacToe(), session.First}},
+		{"/play second gomoku hard", PlayArgs{engine.Hard, gomoku, session.Second}},
+		{"/PLAY Easy 7x6 K4 random", PlayArgs{engine.Easy, engine.Rules{Width: 7, Height: 6, K: 4}, session.RandomSide}},
+		{"/play 9x9", PlayArgs{engine.Medium, engine.Rules{Width: 9, Height: 9, K: 5}, session.First}},
+		{"/play 4x3", PlayArgs{engine.Medium, engine.Rules{Width: 4, Height: 3, K: 3}, session.First}},
+		{"/play gomoku exact", PlayArgs{engine.Medium, engine.Rules{Width: 15, Height: 15, K: 5, Exact: true}, session.First}},
+		{"/play@BoardBot hard", PlayArgs{engine.Hard, engine.TicTacToe(), session.First}},
+		{"/play@boardbot   hard  ", PlayArgs{engine.Hard, engine.TicTacToe(), session.First}},
+	}
+	for _, tt := range tests {
+		cmd, err := ParseCommand(tt.in, "BoardBot")
+		if err != nil || cmd.Name != CmdPlay || cmd.Play != tt.want {
+			t.Errorf("ParseCommand(%q) = %+v, %v; want %+v", tt.in, cmd.Play, err, tt.want)
+		}
+	}
+}
+
+func TestParseCommandRefusals(t *testing.T) {
+	tests := []struct {
+		in   string
+		key  render.Key
+		want error
+	}{
+		{"/dance", render.MsgUnknownCommand, nil},
+		{"/play hard easy", render.MsgBadArgument, nil},
+		{"/play ttt gomoku", render.MsgBadArgument, nil},
+		{"/play purple", render.MsgBadArgument, nil},
+		{"/play 25x25", render.MsgBadRules, nil},
+		{"/play 2x2", render.MsgBadRules, nil},
+		{"/play 5x5 k6", render.MsgBadRules, nil},
+		{"/play k2", render.MsgBadRules, nil},
+		{"/play 07x7", render.MsgBadArgument, nil},
+		{"/resign now", render.MsgBadArgument, nil},
+		{"/play " + strings.Repeat("hard ", 50), render.MsgBadArgument, nil},
+		{"hello", "", ErrNotCommand},
+		{"", "", ErrNotCommand},
+		{"/play@OtherBot hard", "", ErrOtherBot},
+	}
+	for _, tt := range tests {
+		_, err := ParseCommand(tt.in, "BoardBot")
+		if tt.want != nil {
+			if !errors.Is(err, tt.want) {
+				t.Errorf("ParseCommand(%q) = %v, want %v", tt.in, err, tt.want)
+			}
+			continue
+		}
+		var ce *CommandError
+		if !errors.As(err, &ce) || ce.Key != tt.key {
+			t.Errorf("ParseCommand(%q) = %v, want %s", tt.in, err, tt.key)
+			continue
+		}
+		// Every refusal explains itself in one line with an example.
+		for _, l := range render.Langs {
+			msg := render.ErrorText(l, err)
+			if strings.Contains(msg, "\n") || msg == render.T(l, render.MsgInternal) {
+				t.Errorf("ParseCommand(%q) message in %s: %q", tt.in, l, msg)
+			}
+		}
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"/play hard gomoku second", "/play 7x6 k4", "/play@x", "/resign", "/play 19x19 k5 exact random", "/ play", "/play ×"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cmd, err := ParseCommand(s, "bot")
+		if err != nil {
+			var ce *CommandError
+			if !errors.As(err, &ce) && !errors.Is(err, ErrNotCommand) && !errors.Is(err, ErrOtherBot) {
+				t.Fatalf("%q: untyped error %v", s, err)
+			}
+			return
+		}
+		if cmd.Name == CmdPlay {
+			if err := cmd.Play.Rules.Validate(); err != nil || !cmd.Play.Level.Valid() {
+				t.Fatalf("%q parsed to invalid %+v", s, cmd.Play)
+			}
+		}
+	})
+}

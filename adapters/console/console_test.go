@@ -1,0 +1,89 @@
+package console
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/session"
+)
+
+// run plays a script on a console over the bbolt file at path and returns
+// what it printed.
+func run(t *testing.T, path, script string) string {
+	t.Helper()
+	st, err := session.OpenBolt(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seed := uint64(0)
+	svc := session.New(st, &session.Config{NewSeed: func() uint64 { seed++; return seed }})
+	d := adapters.NewDispatcher(svc, Platform, "", nil)
+	var out strings.Builder
+	c := New(d, strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestScriptedGameToTheEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	// Tapping every button number in turn finishes any 3×3 game: taken
+	// cells are refused, and once the game ends every tap is.
+	script := "/play hard\n" + strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 2)
+	out := run(t, path, script)
+	if !strings.Contains(out, "AI (hard) wins!") && !strings.Contains(out, "Draw.") {
+		t.Fatalf("no result in output:\n%s", out)
+	}
+	if strings.Contains(out, "❌ you wins!") {
+		t.Fatalf("hard lost at tic-tac-toe:\n%s", out)
+	}
+	last := out[strings.LastIndex(out, "❌ you  vs"):]
+	if strings.Count(last, "[") != 0 {
+		t.Errorf("a finished board still has live buttons:\n%s", last)
+	}
+}
+
+func TestResumeAfterRestartAndTypedMoves(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, path, "/play easy second\nb2\n")
+	if !strings.Contains(out, "❌ AI (easy)  vs  ⭕ you") {
+		t.Fatalf("the AI should play black:\n%s", out)
+	}
+	// The process ends mid-game; a new one finds the game where it was:
+	// three stones on the board, the player to move.
+	out = run(t, path, "")
+	if !strings.Contains(out, "⭕ you to move") {
+		t.Fatalf("game not resumed:\n%s", out)
+	}
+	board := out[strings.Index(out, "⭕ you\n")+len("⭕ you\n") : strings.Index(out, "⭕ you to move")]
+	if n := strings.Count(board, "❌") + strings.Count(board, "⭕") + strings.Count(board, "❎") + strings.Count(board, "🅾"); n != 3 {
+		t.Fatalf("resumed board has %d stones, want 3:\n%s", n, board)
+	}
+	// Another /play returns the same game rather than a second one.
+	out = run(t, path, "/play hard\n")
+	if !strings.Contains(out, "already have a game") || strings.Contains(out, "AI (hard)") {
+		t.Fatalf("/play during a game:\n%s", out)
+	}
+}
+
+func TestBadInputGetsShortAnswers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, path, "/dance\n/play 25x25\n/play easy easy\n42\n/resign\n/play\nz9\n")
+	for _, want := range []string{
+		"Unknown command /dance",
+		"Boards go from 3x3 to 19x19",
+		`I don't understand "easy"`,
+		"That button doesn't work any more.",
+		"You have no game here.",
+		`"z9" is not a cell of this board.`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
