@@ -3,7 +3,8 @@ module github.com/boardbot/boardbot
 go 1.26.8
 
 require (
-	go.etcd.io/bbolt v1.4.3 // indirect
-	golang.org/x/sys v0.29.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	go.etcd.io/bbolt v1.4.3
+	gopkg.in/yaml.v3 v3.0.1
 )
+
+require golang.org/x/sys v0.29.0 // indirect

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,19 +44,27 @@ func checkAndClose(t testing.TB, st *BoltStore) {
 	st.Close()
 }
 
-// fixedClock returns a clock that starts at a fixed instant and advances
-// one second per call.
+// fixedClock returns a clock, safe for concurrent use, that starts at a
+// fixed instant and advances one second per call.
 func fixedClock() func() time.Time {
+	var mu sync.Mutex
 	t := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	return func() time.Time { t = t.Add(time.Second); return t }
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(time.Second)
+		return t
+	}
 }
 
 // newTestService returns a service on st with a fixed clock and seeds
 // counting up from seed.
 func newTestService(st Store, seed uint64) *Service {
+	var next atomic.Uint64
+	next.Store(seed)
 	return New(st, &Config{
 		Now:     fixedClock(),
-		NewSeed: func() uint64 { seed++; return seed },
+		NewSeed: func() uint64 { return next.Add(1) },
 	})
 }
 

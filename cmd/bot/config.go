@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Secret is a value that must never be printed: its String and LogValue
+// are redacted.
+type Secret string
+
+// String returns a redacted placeholder, or "" when the secret is unset.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// LogValue keeps the secret out of structured logs.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// Config is the bot's configuration, read from YAML and overridden by
+// environment variables. config.example.yaml documents every key.
+type Config struct {
+	Database struct {
+		Path string `yaml:"path"`
+	} `yaml:"database"`
+	Log struct {
+		Level string `yaml:"level"`
+	} `yaml:"log"`
+	Console struct {
+		// Enabled runs the terminal game even when a platform token is set.
+		Enabled bool   `yaml:"enabled"`
+		Locale  string `yaml:"locale"`
+	} `yaml:"console"`
+	Telegram struct {
+		Token Secret `yaml:"token"`
+	} `yaml:"telegram"`
+	Discord struct {
+		Token Secret `yaml:"token"`
+	} `yaml:"discord"`
+}
+
+// defaultConfig returns the configuration used where the file and the
+// environment say nothing.
+func defaultConfig() Config {
+	var c Config
+	c.Database.Path = "data/bot.db"
+	c.Log.Level = "info"
+	c.Console.Locale = "en"
+	return c
+}
+
+// envOverrides are the environment variables that override config keys.
+var envOverrides = []struct {
+	name string
+	set  func(*Config, string)
+}{
+	{"TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
+	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
+	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
+	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},
+}
+
+// loadConfig reads the YAML file at path (none when path is empty) over the
+// defaults, then applies the environment from getenv. Unknown keys are an
+// error, so a typo does not silently fall back to a default.
+func loadConfig(path string, getenv func(string) string) (Config, error) {
+	c := defaultConfig()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return c, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			return c, fmt.Errorf("config: %s: %w", path, err)
+		}
+	}
+	for _, e := range envOverrides {
+		if v := getenv(e.name); v != "" {
+			e.set(&c, v)
+		}
+	}
+	if _, err := logLevel(c.Log.Level); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// logLevel parses a log level name.
+func logLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(s))); err != nil {
+		return 0, fmt.Errorf("config: log.level %q: want debug, info, warn or error", s)
+	}
+	return l, nil
+}

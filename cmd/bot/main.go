@@ -1,0 +1,90 @@
+// Command bot runs the board-game chat bot: on Telegram and Discord when
+// their tokens are configured, and otherwise as a game in the terminal.
+//
+// Usage:
+//
+//	bot [-config FILE] [-db FILE]
+//
+// Configuration comes from the YAML file (see config.example.yaml) with
+// environment variables overriding it: TELEGRAM_TOKEN, DISCORD_TOKEN,
+// BOT_DB, BOT_LOG_LEVEL.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/adapters/console"
+	"github.com/boardbot/boardbot/session"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bot:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program, with its surroundings passed in so tests can
+// drive it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "YAML config `file` (see config.example.yaml)")
+	dbPath := fs.String("db", "", "bbolt database `file` (default from config: data/bot.db)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*configPath, getenv)
+	if err != nil {
+		return err
+	}
+	if *dbPath != "" {
+		cfg.Database.Path = *dbPath
+	}
+	level, _ := logLevel(cfg.Log.Level)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	store, err := session.OpenBolt(cfg.Database.Path, nil)
+	if errors.Is(err, session.ErrLocked) {
+		return fmt.Errorf("%s is in use by another running bot; stop it or use -db for another file", cfg.Database.Path)
+	}
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		}
+	}()
+	svc := session.New(store, nil)
+
+	if cfg.Telegram.Token != "" || cfg.Discord.Token != "" {
+		if !cfg.Console.Enabled {
+			return errors.New("chat platforms are not built into this release yet; unset the tokens to play in the terminal")
+		}
+	}
+	log.Debug("starting the console game", "db", cfg.Database.Path)
+	d := adapters.NewDispatcher(svc, console.Platform, "", log)
+	user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
+	return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+}
+
+// getenvDefault returns the variable's value, or def when it is empty.
+func getenvDefault(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	return def
+}
