@@ -22,7 +22,10 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 // Callback data is text: a kind letter and its fields joined by ':'.
 //
 //	p:<game>:<move>:<x>:<y>   place a stone (render.Place)
+//	s:<game>:<x>:<y>          show the board window at x,y (render.Scroll)
 //	r:<game>                  resign (render.Resign)
+//	R:<game>                  rematch (render.Rematch)
+//	a:<game>, d:<game>, c:<game>  accept, decline, cancel a challenge
 //	n                         a button that does nothing (render.Noop)
 //
 // Numbers are decimal without sign or leading zeros; game ids are
@@ -30,13 +33,24 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 // EncodeAction produces.
 const maxGameIDLen = 16
 
+// gameOnly maps the letters of actions whose only field is the game to
+// their kinds.
+var gameOnly = map[string]render.ActionKind{
+	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
+}
+
 // EncodeAction returns the callback data of a button's action.
 func EncodeAction(a render.Action) string {
 	switch a.Kind {
 	case render.Place:
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
-	case render.Resign:
-		return "r:" + string(a.Game)
+	case render.Scroll:
+		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
+	}
+	for letter, kind := range gameOnly {
+		if kind == a.Kind {
+			return letter + ":" + string(a.Game)
+		}
 	}
 	return "n"
 }
@@ -55,13 +69,16 @@ func DecodeAction(data string) (render.Action, error) {
 	}
 	f := strings.Split(data, ":")
 	var a render.Action
+	kind, isGameOnly := gameOnly[f[0]]
 	switch {
 	case f[0] == "n" && len(f) == 1:
 		return render.Action{Kind: render.Noop}, nil
-	case f[0] == "r" && len(f) == 2:
-		a.Kind = render.Resign
+	case isGameOnly && len(f) == 2:
+		a.Kind = kind
 	case f[0] == "p" && len(f) == 5:
 		a.Kind = render.Place
+	case f[0] == "s" && len(f) == 4:
+		a.Kind = render.Scroll
 	default:
 		return bad("unknown kind")
 	}
@@ -69,19 +86,25 @@ func DecodeAction(data string) (render.Action, error) {
 		return bad("game id")
 	}
 	a.Game = session.GameID(f[1])
-	if a.Kind == render.Place {
-		nums := make([]int, 3)
-		for i, s := range f[2:] {
-			n, ok := parseNat(s)
-			if !ok {
-				return bad("number")
-			}
-			nums[i] = n
+	nums := make([]int, len(f)-2)
+	for i, s := range f[2:] {
+		n, ok := parseNat(s)
+		if !ok {
+			return bad("number")
 		}
-		if nums[1] >= engine.MaxSize || nums[2] >= engine.MaxSize || nums[0] >= engine.MaxSize*engine.MaxSize {
+		nums[i] = n
+	}
+	switch a.Kind {
+	case render.Place:
+		if nums[0] >= engine.MaxSize*engine.MaxSize || nums[1] >= engine.MaxSize || nums[2] >= engine.MaxSize {
 			return bad("out of range")
 		}
 		a.MoveNo, a.Cell = nums[0], engine.Point{X: nums[1], Y: nums[2]}
+	case render.Scroll:
+		if nums[0] >= engine.MaxSize || nums[1] >= engine.MaxSize {
+			return bad("out of range")
+		}
+		a.Window = engine.Point{X: nums[0], Y: nums[1]}
 	}
 	return a, nil
 }

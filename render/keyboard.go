@@ -15,6 +15,17 @@ const (
 	Place
 	// Resign gives up the game.
 	Resign
+	// Scroll shows the window of a large board whose top-left cell is
+	// Window; it changes no game state.
+	Scroll
+	// Rematch starts a new game with the rules of Game, colours swapped.
+	Rematch
+	// Accept takes up the challenge Game.
+	Accept
+	// Decline turns down the challenge Game (the challenged user).
+	Decline
+	// Cancel withdraws the challenge Game (the challenger).
+	Cancel
 )
 
 // Action is what a button does when tapped: everything needed to act on it
@@ -24,6 +35,8 @@ type Action struct {
 	Game   session.GameID
 	MoveNo int
 	Cell   engine.Point
+	// Window is the top-left cell of the board window to show (Scroll).
+	Window engine.Point
 }
 
 // Button is one button of a keyboard.
