@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -34,6 +35,10 @@ type Reply struct {
 	// board message and records it with Dispatcher.Bind.
 	Game *session.View
 	Edit string
+	// Window is the top-left cell of the board window to show on a board
+	// larger than the keyboard (render.BoardKeyboard's window); nil shows
+	// the window around the last move.
+	Window *engine.Point
 	// Notice is a short refusal for the acting user only (a toast or an
 	// ephemeral reply); the chat sees nothing.
 	Notice string
@@ -128,6 +133,17 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 		v, err = d.svc.Place(ctx, d.actor(req), session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
 	case render.Resign:
 		v, err = d.svc.Resign(ctx, d.actor(req), a.Game)
+	case render.Scroll:
+		// Moving the window changes no game; anyone in the game's chat
+		// may move it.
+		v, err = d.svc.Game(ctx, a.Game)
+		if err == nil && (v.Platform() != d.platform || v.Chat() != req.Chat) {
+			err = session.ErrNotFound
+		}
+		if err != nil {
+			return d.refuse(lang, err, false)
+		}
+		return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: &a.Window}
 	default:
 		return Reply{Lang: lang}
 	}

@@ -61,6 +61,12 @@ const (
 	MsgAI             Key = "ai"
 	MsgYou            Key = "you"
 	MsgResignButton   Key = "resign_button"
+	MsgVs             Key = "vs"
+	MsgWinsLine       Key = "wins_line"
+	MsgLastMove       Key = "last_move"
+	MsgRematchButton  Key = "rematch_button"
+	MsgAcceptButton   Key = "accept_button"
+	MsgDeclineButton  Key = "decline_button"
 )
 
 // catalog holds every message in every language; a test checks that each
@@ -103,7 +109,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgInternal:    {English: "Something went wrong; please try again.", Chinese: "出错了，请重试。"},
 	MsgTurn:        {English: "%s to move", Chinese: "轮到 %s"},
 	MsgWins:        {English: "%s wins!", Chinese: "%s 获胜！"},
-	MsgDraw:        {English: "Draw.", Chinese: "平局。"},
+	MsgDraw:        {English: "Draw: the board is full.", Chinese: "平局：棋盘已满。"},
 	MsgResigned:    {English: "%s resigned.", Chinese: "%s 认输了。"},
 	MsgExpired:     {English: "The game expired.", Chinese: "对局已超时。"},
 	MsgAI:          {English: "AI (%s)", Chinese: "AI（%s）"},
@@ -112,6 +118,12 @@ var catalog = map[Key]map[Lang]string{
 		English: "🏳 Resign",
 		Chinese: "🏳 认输",
 	},
+	MsgVs:            {English: "%s  vs  %s", Chinese: "%s  对  %s"},
+	MsgWinsLine:      {English: "%s wins with %d in a row!", Chinese: "%s 连成 %d 子，获胜！"},
+	MsgLastMove:      {English: "Last move: %s %s", Chinese: "上一步：%s %s"},
+	MsgRematchButton: {English: "🔁 Rematch", Chinese: "🔁 再来一局"},
+	MsgAcceptButton:  {English: "✅ Accept", Chinese: "✅ 接受"},
+	MsgDeclineButton: {English: "✖️ Decline", Chinese: "✖️ 拒绝"},
 }
 
 // T returns message k in language l, formatted with args.

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"slices"
+
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 )
@@ -45,10 +47,32 @@ type Button struct {
 	Action Action
 }
 
+// Live reports whether tapping the button does something; the adapter may
+// show other buttons as disabled, or answer their taps with nothing.
+func (b Button) Live() bool { return b.Action.Kind != Noop }
+
+// Window is a rectangle of a board's cells: its top-left cell and size.
+type Window struct {
+	Origin        engine.Point
+	Width, Height int
+}
+
+// Contains reports whether p is inside the window.
+func (w Window) Contains(p engine.Point) bool {
+	return p.X >= w.Origin.X && p.X < w.Origin.X+w.Width && p.Y >= w.Origin.Y && p.Y < w.Origin.Y+w.Height
+}
+
 // Keyboard is a grid of buttons, row by row: the board's cells first, then
 // rows of controls.
 type Keyboard struct {
 	Rows [][]Button
+	// Window is the part of the board whose cells are the first rows: row
+	// r, column c of the keyboard is cell Origin.X+c, Origin.Y+r.
+	Window Window
+	// Partial reports whether Window is less than the whole board. The
+	// adapter then also shows Picture, since the buttons show only part of
+	// the game.
+	Partial bool
 }
 
 // Buttons returns the number of buttons.
@@ -60,35 +84,173 @@ func (k Keyboard) Buttons() int {
 	return n
 }
 
-// emptyLabel is the label of an empty cell's button: a blank that keeps
-// the button tappable on every platform.
-const emptyLabel = "·"
+// Labels of buttons that are not cells.
+const (
+	// emptyLabel is the label of an empty cell on a whole board: a blank
+	// that keeps the button tappable on every platform. On a window, empty
+	// cells show their coordinates instead, so the player knows where the
+	// window is.
+	emptyLabel = "·"
+	leftLabel  = "⬅️"
+	rightLabel = "➡️"
+	upLabel    = "⬆️"
+	downLabel  = "⬇️"
+)
 
-// BoardKeyboard returns the keyboard of a game: one button per cell (row r,
-// column c of the keyboard is cell c, r), live on empty cells while the game
-// runs, then a control row.
-func BoardKeyboard(v session.View, l Lang) Keyboard {
+// BoardKeyboard returns the keyboard of a game within layout: one button
+// per cell, live on empty cells while the game runs, then the controls:
+// window arrows when the board does not fit, then Resign while the game
+// runs or Rematch once it is over.
+//
+// A board that fits is whole: row r, column c of the keyboard is cell c, r.
+// A larger board shows the largest window that fits, with its top-left
+// cell at *window (moved onto the board when it hangs over an edge), or,
+// when window is nil, around the last move or else the board's centre.
+// Each arrow is a Scroll action carrying the next window's top-left cell,
+// so moving the window needs no state on the server; an arrow at the edge
+// of the board is a Noop. A layout too small for one cell and its
+// controls gives a keyboard of just Resign or Rematch.
+func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) Keyboard {
 	r := v.Rules()
+	running := v.Status() == session.Running
+	win := chooseWindow(r, layout)
+	partial := win.Width < r.Width || win.Height < r.Height
+	if win.Width > 0 {
+		focus := engine.Point{X: r.Width / 2, Y: r.Height / 2}
+		if last, ok := v.LastMove(); ok {
+			focus = last
+		}
+		win.Origin = engine.Point{X: focus.X - win.Width/2, Y: focus.Y - win.Height/2}
+		if window != nil {
+			win.Origin = *window
+		}
+		win.Origin = clampOrigin(win, r)
+	}
+
+	kb := Keyboard{Window: win, Partial: partial}
 	b := v.Board()
 	g := glyphsFor(r)
-	running := v.Status() == session.Running
-	var kb Keyboard
-	for y := 0; y < r.Height; y++ {
-		row := make([]Button, r.Width)
-		for x := range row {
+	marked := marks(v)
+	for y := win.Origin.Y; y < win.Origin.Y+win.Height; y++ {
+		row := make([]Button, 0, win.Width)
+		for x := win.Origin.X; x < win.Origin.X+win.Width; x++ {
 			p := engine.Point{X: x, Y: y}
 			btn := Button{Label: emptyLabel}
-			if s := b.At(p); s != engine.Empty {
-				btn.Label = g.stone[s-1]
-			} else if running {
+			switch s := b.At(p); {
+			case s != engine.Empty:
+				btn.Label = g.cell(s, slices.Contains(marked, p))
+			case running:
 				btn.Action = Action{Kind: Place, Game: v.ID(), MoveNo: v.MoveNo(), Cell: p}
+				fallthrough
+			default:
+				if partial {
+					btn.Label = FormatCoord(p, r)
+				}
 			}
-			row[x] = btn
+			row = append(row, btn)
 		}
 		kb.Rows = append(kb.Rows, row)
 	}
-	if running {
-		kb.Rows = append(kb.Rows, []Button{{Label: T(l, MsgResignButton), Action: Action{Kind: Resign, Game: v.ID()}}})
+
+	var controls []Button
+	if win.Width > 0 && partial {
+		controls = arrows(v.ID(), win, r)
 	}
+	if running {
+		controls = append(controls, Button{Label: T(l, MsgResignButton), Action: Action{Kind: Resign, Game: v.ID()}})
+	} else {
+		controls = append(controls, Button{Label: T(l, MsgRematchButton), Action: Action{Kind: Rematch, Game: v.ID()}})
+	}
+	kb.Rows = append(kb.Rows, chunk(controls, layout)...)
 	return kb
+}
+
+// ChallengeKeyboard returns the keyboard of an open challenge: Accept and
+// Decline, within layout.
+func ChallengeKeyboard(id session.GameID, l Lang, layout Layout) Keyboard {
+	return Keyboard{Rows: chunk([]Button{
+		{Label: T(l, MsgAcceptButton), Action: Action{Kind: Accept, Game: id}},
+		{Label: T(l, MsgDeclineButton), Action: Action{Kind: Decline, Game: id}},
+	}, layout)}
+}
+
+// chooseWindow returns the size of the largest window of a board of rules
+// r that fits layout with its controls (arrows for each direction the
+// window can move, and one more button), preferring the whole board, then
+// the widest. The size is zero when not even one cell fits.
+func chooseWindow(r engine.Rules, layout Layout) Window {
+	best := Window{}
+	for w := 1; w <= r.Width; w++ {
+		for h := 1; h <= r.Height; h++ {
+			controls := 1
+			if w < r.Width {
+				controls += 2
+			}
+			if h < r.Height {
+				controls += 2
+			}
+			if !layout.fits(w, h, controls) {
+				continue
+			}
+			if w*h > best.Width*best.Height || (w*h == best.Width*best.Height && w > best.Width) {
+				best = Window{Width: w, Height: h}
+			}
+		}
+	}
+	return best
+}
+
+// clampOrigin returns the window's top-left cell moved, if need be, so
+// that the whole window lies on the board.
+func clampOrigin(w Window, r engine.Rules) engine.Point {
+	return engine.Point{
+		X: max(0, min(w.Origin.X, r.Width-w.Width)),
+		Y: max(0, min(w.Origin.Y, r.Height-w.Height)),
+	}
+}
+
+// arrows returns the buttons that move a window: left and right when it is
+// narrower than the board, up and down when it is shorter. Each moves by
+// the window's size less one cell, so one row or column stays in view.
+func arrows(id session.GameID, w Window, r engine.Rules) []Button {
+	var out []Button
+	arrow := func(label string, to engine.Point) Button {
+		moved := w
+		moved.Origin = to
+		to = clampOrigin(moved, r)
+		if to == w.Origin {
+			return Button{Label: emptyLabel}
+		}
+		return Button{Label: label, Action: Action{Kind: Scroll, Game: id, Window: to}}
+	}
+	o := w.Origin
+	dx, dy := max(1, w.Width-1), max(1, w.Height-1)
+	if w.Width < r.Width {
+		out = append(out, arrow(leftLabel, engine.Point{X: o.X - dx, Y: o.Y}))
+	}
+	if w.Height < r.Height {
+		out = append(out,
+			arrow(upLabel, engine.Point{X: o.X, Y: o.Y - dy}),
+			arrow(downLabel, engine.Point{X: o.X, Y: o.Y + dy}))
+	}
+	if w.Width < r.Width {
+		out = append(out, arrow(rightLabel, engine.Point{X: o.X + dx, Y: o.Y}))
+	}
+	return out
+}
+
+// chunk splits buttons into rows of at most layout.Columns buttons; the
+// callers make sure the rows and buttons in all fit the layout.
+func chunk(buttons []Button, layout Layout) [][]Button {
+	n := layout.Columns
+	if n <= 0 {
+		n = len(buttons)
+	}
+	var rows [][]Button
+	for len(buttons) > 0 {
+		k := min(n, len(buttons))
+		rows = append(rows, buttons[:k:k])
+		buttons = buttons[k:]
+	}
+	return rows
 }

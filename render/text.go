@@ -3,121 +3,130 @@ package render
 import (
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 )
 
-// glyphs are the cell pictures of one family of games.
-type glyphs struct {
-	empty string
-	// stone and marked are indexed by engine.Black-1 and engine.White-1;
-	// marked shows the last move, or the winning line once won.
-	stone, marked [2]string
-}
-
-var (
-	ticTacToeGlyphs = glyphs{empty: "⬜", stone: [2]string{"❌", "⭕"}, marked: [2]string{"❎", "🅾️"}}
-	gomokuGlyphs    = glyphs{empty: "🟫", stone: [2]string{"⚫", "⚪"}, marked: [2]string{"⬛", "⬜"}}
+// Message length limits of the platforms, in UTF-16 code units (Telegram
+// counts those; Discord counts code points, never more than UTF-16 units).
+// Text of any game fits both: the 19×19 board with the longest names is
+// under 1,100 units.
+const (
+	TelegramTextLimit = 4096
+	DiscordTextLimit  = 2000
 )
 
-// glyphsFor picks the pictures for a game: X and O on boards of K ≤ 4,
-// black and white stones for five in a row.
-func glyphsFor(r engine.Rules) glyphs {
-	if r.K >= 5 {
-		return gomokuGlyphs
+// maxNameRunes caps a person's name on the board, so that the text of any
+// game stays within the platforms' limits.
+const maxNameRunes = 32
+
+// TextLen returns the length of s in UTF-16 code units, the measure of
+// TelegramTextLimit and DiscordTextLimit.
+func TextLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
 	}
-	return ticTacToeGlyphs
+	return n
 }
 
-// Stone returns the picture of side s's stone in a game of rules r.
-func Stone(r engine.Rules, s engine.Stone) string { return glyphsFor(r).stone[s-1] }
-
-// fullwidth holds the wide forms of the column letters, so that a header
-// row lines up with the emoji cells below it.
-const fullwidthA = 'Ａ'
-
-// Text returns the whole message that shows a game: who plays whom, the
-// board, and a status line, in language l.
+// Text returns the whole message that shows a game, in language l: who
+// plays whom, the board, the status line, and the last move.
 func Text(v session.View, l Lang) string {
 	var sb strings.Builder
-	r := v.Rules()
-	sb.WriteString(Stone(r, engine.Black) + " " + SeatName(v.Seat(engine.Black), l))
-	sb.WriteString("  vs  ")
-	sb.WriteString(Stone(r, engine.White) + " " + SeatName(v.Seat(engine.White), l))
+	sb.WriteString(T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)))
 	sb.WriteString("\n\n")
 	sb.WriteString(Grid(v))
 	sb.WriteString("\n")
 	sb.WriteString(Status(v, l))
+	if last, ok := v.LastMove(); ok {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgLastMove, Stone(v.Rules(), lastMover(v)), FormatCoord(last, v.Rules())))
+	}
 	return sb.String()
 }
 
-// Grid returns the emoji board of a game, one line per row, with column
-// letters and row numbers on boards larger than 3×3.
+// lastMover returns the side that played the last move.
+func lastMover(v session.View) engine.Stone { return v.ToMove().Opponent() }
+
+// marks returns the cells drawn marked: the winning line once won, else
+// the last move.
+func marks(v session.View) []engine.Point {
+	if line := v.WinningLine(); len(line) > 0 {
+		return line
+	}
+	if last, ok := v.LastMove(); ok {
+		return []engine.Point{last}
+	}
+	return nil
+}
+
+// Grid returns the emoji board of a game, one line per row ending in a
+// newline, with column letters above and row numbers at the left on
+// boards larger than 3×3. The glyphs are described at glyphs.
 func Grid(v session.View) string {
 	r := v.Rules()
 	b := v.Board()
 	g := glyphsFor(r)
-	marked := v.WinningLine()
-	if last, ok := v.LastMove(); ok && len(marked) == 0 {
-		marked = []engine.Point{last}
-	}
-	labels := r.Width > 3 || r.Height > 3
+	marked := marks(v)
+	labels := hasLabels(r)
 	var sb strings.Builder
 	if labels {
-		sb.WriteString("    ")
-		for x := 0; x < r.Width; x++ {
-			sb.WriteRune(fullwidthA + rune(x))
-		}
+		sb.WriteString(emojiColumnHeader(r))
 		sb.WriteString("\n")
 	}
-	for y := 0; y < r.Height; y++ {
+	for y := range r.Height {
 		if labels {
-			n := RowLabel(y, r.Height)
-			sb.WriteString(strings.Repeat(" ", 3-len(n)) + n + " ")
+			sb.WriteString(emojiRowLabel(y, r))
 		}
-		for x := 0; x < r.Width; x++ {
+		for x := range r.Width {
 			p := engine.Point{X: x, Y: y}
-			switch s := b.At(p); {
-			case s == engine.Empty:
-				sb.WriteString(g.empty)
-			case slices.Contains(marked, p):
-				sb.WriteString(g.marked[s-1])
-			default:
-				sb.WriteString(g.stone[s-1])
-			}
+			sb.WriteString(g.cell(b.At(p), slices.Contains(marked, p)))
 		}
 		sb.WriteString("\n")
 	}
 	return sb.String()
 }
 
-// Status returns the line under the board: whose turn it is, or how the
-// game ended.
+// Status returns the line under the board: whose turn it is, or who won
+// and why the game ended (a line, a full board, a resignation, expiry).
 func Status(v session.View, l Lang) string {
-	r := v.Rules()
-	name := func(s engine.Stone) string { return Stone(r, s) + " " + SeatName(v.Seat(s), l) }
+	name := func(s engine.Stone) string { return seatLabel(v, s, l) }
 	switch v.Status() {
 	case session.Running:
 		return T(l, MsgTurn, name(v.ToMove()))
 	case session.Won:
-		return T(l, MsgWins, name(v.Winner()))
+		return T(l, MsgWinsLine, name(v.Winner()), v.Rules().K)
 	case session.Drawn:
 		return T(l, MsgDraw)
 	case session.Resigned:
 		return T(l, MsgResigned, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
 	}
+	if v.Winner() != engine.Empty {
+		return T(l, MsgExpired) + " " + T(l, MsgWins, name(v.Winner()))
+	}
 	return T(l, MsgExpired)
 }
 
-// SeatName returns how a seat is called: the person's name, or the AI and
-// its level.
+// seatLabel returns side s's stone and the name of its seat.
+func seatLabel(v session.View, s engine.Stone, l Lang) string {
+	return Stone(v.Rules(), s) + " " + SeatName(v.Seat(s), l)
+}
+
+// SeatName returns how a seat is called: the person's name (its first 32
+// characters), or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
 		return T(l, MsgAI, s.AI)
 	}
-	if s.User.Name != "" {
-		return s.User.Name
+	name := s.User.Name
+	if name == "" {
+		name = s.User.ID
 	}
-	return s.User.ID
+	if r := []rune(name); len(r) > maxNameRunes {
+		name = string(r[:maxNameRunes-1]) + "…"
+	}
+	return name
 }

@@ -34,8 +34,10 @@ type Console struct {
 	out  io.Writer
 	user session.User
 	lang string
-	// buttons are the buttons of the last board shown, numbered from 1 in
-	// the order printed: the terminal's copy of a message's keyboard.
+	// buttons are the live buttons of the last board shown, numbered from
+	// 1 in the order printed: the terminal's copy of a message's keyboard.
+	// The board is laid out for render.ConsoleLayout, the Telegram
+	// keyboard, so large boards show a window with arrows, as on a phone.
 	buttons []render.Button
 }
 
@@ -138,34 +140,8 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	}
 	fmt.Fprintln(c.out)
 	fmt.Fprintln(c.out, render.Text(*r.Game, r.Lang))
-	c.printKeyboard(render.BoardKeyboard(*r.Game, r.Lang))
-}
-
-// printKeyboard prints the keyboard with a number on every live button and
-// remembers the buttons for the next numbered input.
-func (c *Console) printKeyboard(kb render.Keyboard) {
-	c.buttons = c.buttons[:0]
-	var sb strings.Builder
-	for _, row := range kb.Rows {
-		for i, b := range row {
-			c.buttons = append(c.buttons, b)
-			if i > 0 {
-				sb.WriteByte(' ')
-			}
-			if b.Action.Kind == render.Noop {
-				// Stones are two columns wide, the dot one.
-				if b.Label == "·" {
-					sb.WriteString("  · ")
-				} else {
-					sb.WriteString(" " + b.Label + " ")
-				}
-			} else if b.Action.Kind == render.Place {
-				fmt.Fprintf(&sb, "[%2d]", len(c.buttons))
-			} else {
-				fmt.Fprintf(&sb, "[%2d] %s", len(c.buttons), b.Label)
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	fmt.Fprint(c.out, sb.String())
+	kb := render.BoardKeyboard(*r.Game, r.Lang, render.ConsoleLayout, r.Window)
+	var text string
+	text, c.buttons = render.KeyboardText(kb)
+	fmt.Fprint(c.out, text)
 }

@@ -1,0 +1,304 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// The picture is a paletted PNG: a few flat colours and three blends of
+// every pair of them for smooth edges, which keeps a 19×19 board small
+// and quick to encode. Gomoku boards are wood with stones on the line
+// crossings; tic-tac-toe boards are paper with ❌ and ⭕ in cells. Column
+// letters run along the top and row numbers down the left, as on the text
+// board; the last move has a red dot (a yellow cell in tic-tac-toe) and a
+// red bar runs through a winning line.
+
+// Base colours of the picture's palette.
+const (
+	cWood = iota
+	cPaper
+	cLine
+	cBlack
+	cWhite
+	cRed
+	cBlue
+	cYellow
+	nBase
+)
+
+var baseColors = [nBase]color.RGBA{
+	cWood:   {222, 184, 108, 255},
+	cPaper:  {248, 246, 240, 255},
+	cLine:   {70, 50, 30, 255},
+	cBlack:  {24, 24, 24, 255},
+	cWhite:  {250, 250, 250, 255},
+	cRed:    {220, 40, 40, 255},
+	cBlue:   {40, 100, 210, 255},
+	cYellow: {255, 222, 110, 255},
+}
+
+// blendLevels is how many blends between two base colours the palette
+// holds, for edge pixels covered a quarter, half and three quarters.
+const blendLevels = 3
+
+// pal is the palette, and mix[fg][i][k] the palette index of colour fg
+// laid with coverage (k+1)/(blendLevels+1) over palette colour i.
+var (
+	pal  color.Palette
+	mix  [nBase][][blendLevels]uint8
+	labelFont = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(gobold.TTF) })
+)
+
+func init() {
+	for _, c := range baseColors {
+		pal = append(pal, c)
+	}
+	for a := range nBase {
+		for b := a + 1; b < nBase; b++ {
+			for k := 1; k <= blendLevels; k++ {
+				pal = append(pal, blend(baseColors[a], baseColors[b], float64(k)/(blendLevels+1)))
+			}
+		}
+	}
+	for fg := range nBase {
+		mix[fg] = make([][blendLevels]uint8, len(pal))
+		for i, c := range pal {
+			for k := range blendLevels {
+				mix[fg][i][k] = uint8(pal.Index(blend(baseColors[fg], c.(color.RGBA), float64(k+1)/(blendLevels+1))))
+			}
+		}
+	}
+}
+
+// blend returns fg laid over bg with coverage a.
+func blend(fg, bg color.RGBA, a float64) color.RGBA {
+	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x)*a + float64(y)*(1-a))) }
+	return color.RGBA{m(fg.R, bg.R), m(fg.G, bg.G), m(fg.B, bg.B), 255}
+}
+
+// canvas is a picture being drawn.
+type canvas struct{ img *image.Paletted }
+
+// paint lays base colour fg over pixel x, y with coverage a in [0, 1].
+func (c canvas) paint(x, y int, fg uint8, a float64) {
+	if a <= 0 || !(image.Point{x, y}.In(c.img.Rect)) {
+		return
+	}
+	i := c.img.PixOffset(x, y)
+	k := int(a*(blendLevels+1) + 0.5)
+	switch {
+	case k >= blendLevels+1:
+		c.img.Pix[i] = fg
+	case k > 0:
+		c.img.Pix[i] = mix[fg][c.img.Pix[i]][k-1]
+	}
+}
+
+// shape paints fg over the pixels of the box around cx, cy of the given
+// radius, with coverage cov of each pixel's centre.
+func (c canvas) shape(cx, cy, radius float64, fg uint8, cov func(px, py float64) float64) {
+	x0, x1 := int(math.Floor(cx-radius-1)), int(math.Ceil(cx+radius+1))
+	y0, y1 := int(math.Floor(cy-radius-1)), int(math.Ceil(cy+radius+1))
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c.paint(x, y, fg, cov(float64(x)+0.5, float64(y)+0.5))
+		}
+	}
+}
+
+// disc paints a filled circle.
+func (c canvas) disc(cx, cy, r float64, fg uint8) {
+	c.shape(cx, cy, r, fg, func(px, py float64) float64 {
+		return clamp01(r - math.Hypot(px-cx, py-cy) + 0.5)
+	})
+}
+
+// ring paints a circle's outline of width w, centred on radius r.
+func (c canvas) ring(cx, cy, r, w float64, fg uint8) {
+	c.shape(cx, cy, r+w, fg, func(px, py float64) float64 {
+		return clamp01(w/2 - math.Abs(math.Hypot(px-cx, py-cy)-r) + 0.5)
+	})
+}
+
+// bar paints a segment from (ax, ay) to (bx, by) of width w with round
+// ends.
+func (c canvas) bar(ax, ay, bx, by, w float64, fg uint8) {
+	dx, dy := bx-ax, by-ay
+	l2 := dx*dx + dy*dy
+	cx, cy := (ax+bx)/2, (ay+by)/2
+	c.shape(cx, cy, math.Hypot(dx, dy)/2+w, fg, func(px, py float64) float64 {
+		t := 0.0
+		if l2 > 0 {
+			t = clamp01(((px-ax)*dx + (py-ay)*dy) / l2)
+		}
+		return clamp01(w/2 - math.Hypot(px-ax-t*dx, py-ay-t*dy) + 0.5)
+	})
+}
+
+// rect fills a rectangle of whole pixels.
+func (c canvas) rect(r image.Rectangle, fg uint8) {
+	r = r.Intersect(c.img.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := c.img.Pix[c.img.PixOffset(r.Min.X, y):c.img.PixOffset(r.Max.X, y)]
+		for i := range row {
+			row[i] = fg
+		}
+	}
+}
+
+func clamp01(a float64) float64 { return max(0, min(1, a)) }
+
+// pictureCell returns the side of one cell of the picture in pixels: the
+// picture of any board is about 640 pixels wide.
+func pictureCell(r engine.Rules) int {
+	return max(28, min(96, 640/(max(r.Width, r.Height)+2)))
+}
+
+// PictureSize returns the size in pixels of the picture of a board of
+// rules r: one cell of margin around the board for the labels.
+func PictureSize(r engine.Rules) image.Point {
+	c := pictureCell(r)
+	return image.Point{X: (r.Width + 2) * c, Y: (r.Height + 2) * c}
+}
+
+// Picture returns a PNG of the whole board of a game: grid, coordinates,
+// stones, the last move and the winning line. Adapters send it with
+// boards whose keyboard is Partial.
+func Picture(v session.View) ([]byte, error) {
+	img, err := drawBoard(v)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("render: picture: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// drawBoard draws the picture of a game.
+func drawBoard(v session.View) (*image.Paletted, error) {
+	r := v.Rules()
+	size := PictureSize(r)
+	cs := pictureCell(r)
+	c := canvas{image.NewPaletted(image.Rectangle{Max: size}, pal)}
+	cf := float64(cs)
+	centre := func(p engine.Point) (float64, float64) {
+		return cf * (float64(p.X) + 1.5), cf * (float64(p.Y) + 1.5)
+	}
+	gomoku := glyphsFor(r) == gomokuGlyphs
+	bg := uint8(cPaper)
+	if gomoku {
+		bg = cWood
+	}
+	c.rect(c.img.Rect, bg)
+
+	marked := marks(v)
+	line := v.WinningLine()
+	lw := max(1, cs/24)
+	if gomoku {
+		// Lines through the centres of the cells; stones sit on crossings.
+		for x := range r.Width {
+			px, _ := centre(engine.Point{X: x})
+			c.rect(image.Rect(int(px)-lw/2, cs+cs/2, int(px)-lw/2+lw, size.Y-cs-cs/2+lw), cLine)
+		}
+		for y := range r.Height {
+			_, py := centre(engine.Point{Y: y})
+			c.rect(image.Rect(cs+cs/2, int(py)-lw/2, size.X-cs-cs/2+lw, int(py)-lw/2+lw), cLine)
+		}
+	} else {
+		for _, p := range marked {
+			c.rect(image.Rect(cs*(p.X+1), cs*(p.Y+1), cs*(p.X+2), cs*(p.Y+2)), cYellow)
+		}
+		for x := 0; x <= r.Width; x++ {
+			c.rect(image.Rect(cs*(x+1)-lw/2, cs, cs*(x+1)-lw/2+lw, size.Y-cs), cLine)
+		}
+		for y := 0; y <= r.Height; y++ {
+			c.rect(image.Rect(cs, cs*(y+1)-lw/2, size.X-cs, cs*(y+1)-lw/2+lw), cLine)
+		}
+	}
+
+	b := v.Board()
+	for y := range r.Height {
+		for x := range r.Width {
+			p := engine.Point{X: x, Y: y}
+			s := b.At(p)
+			if s == engine.Empty {
+				continue
+			}
+			cx, cy := centre(p)
+			switch {
+			case gomoku && s == engine.Black:
+				c.disc(cx, cy, cf*0.46, cBlack)
+			case gomoku:
+				c.disc(cx, cy, cf*0.46, cLine)
+				c.disc(cx, cy, cf*0.46-1.5, cWhite)
+			case s == engine.Black:
+				d := cf * 0.28
+				c.bar(cx-d, cy-d, cx+d, cy+d, cf*0.12, cRed)
+				c.bar(cx-d, cy+d, cx+d, cy-d, cf*0.12, cRed)
+			default:
+				c.ring(cx, cy, cf*0.30, cf*0.11, cBlue)
+			}
+		}
+	}
+	if gomoku {
+		if last, ok := v.LastMove(); ok {
+			cx, cy := centre(last)
+			c.disc(cx, cy, cf*0.13, cRed)
+		}
+	}
+	if len(line) > 0 {
+		ax, ay := centre(line[0])
+		bx, by := centre(line[len(line)-1])
+		c.bar(ax, ay, bx, by, cf*0.12, cRed)
+	}
+	if err := drawLabels(c, r, cs); err != nil {
+		return nil, err
+	}
+	return c.img, nil
+}
+
+// drawLabels writes the column letters above the board and the row
+// numbers at its left, centred on their cells.
+func drawLabels(c canvas, r engine.Rules, cs int) error {
+	f, err := labelFont()
+	if err != nil {
+		return fmt.Errorf("render: picture font: %w", err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(cs) * 0.45, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return fmt.Errorf("render: picture font: %w", err)
+	}
+	defer face.Close()
+	d := font.Drawer{Dst: c.img, Src: image.NewUniform(baseColors[cLine]), Face: face}
+	m := face.Metrics()
+	baseline := func(midY int) fixed.Int26_6 {
+		return fixed.I(midY) + (m.Ascent-m.Descent)/2
+	}
+	put := func(s string, midX, midY int) {
+		d.Dot = fixed.Point26_6{X: fixed.I(midX) - d.MeasureString(s)/2, Y: baseline(midY)}
+		d.DrawString(s)
+	}
+	for x := range r.Width {
+		put(ColumnLabel(x), cs*(x+1)+cs/2, cs/2)
+	}
+	for y := range r.Height {
+		put(RowLabel(y, r.Height), cs/2, cs*(y+1)+cs/2)
+	}
+	return nil
+}
