@@ -149,7 +149,7 @@ func TestTextShowsLastMoveAndResult(t *testing.T) {
 
 func TestKeyboardLiveOnlyOnEmptyCells(t *testing.T) {
 	v := playedView(t, engine.Point{X: 0, Y: 0})
-	kb := BoardKeyboard(v, English)
+	kb := BoardKeyboard(v, English, TelegramLayout, nil)
 	if len(kb.Rows) != 4 || kb.Buttons() != 10 {
 		t.Fatalf("rows %d buttons %d, want 3 board rows + resign", len(kb.Rows), kb.Buttons())
 	}
