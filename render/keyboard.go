@@ -176,8 +176,10 @@ func ChallengeKeyboard(id session.GameID, l Lang, layout Layout) Keyboard {
 
 // chooseWindow returns the size of the largest window of a board of rules
 // r that fits layout with its controls (arrows for each direction the
-// window can move, and one more button), preferring the whole board, then
-// the widest. The size is zero when not even one cell fits.
+// window can move, and one more button): the whole board when it fits,
+// else the widest window, as tall as fits under it. Width comes first
+// because a phone shows a row of buttons at once but scrolls a tall
+// keyboard. The size is zero when not even one cell fits.
 func chooseWindow(r engine.Rules, layout Layout) Window {
 	best := Window{}
 	for w := 1; w <= r.Width; w++ {
@@ -192,7 +194,7 @@ func chooseWindow(r engine.Rules, layout Layout) Window {
 			if !layout.fits(w, h, controls) {
 				continue
 			}
-			if w*h > best.Width*best.Height || (w*h == best.Width*best.Height && w > best.Width) {
+			if w > best.Width || (w == best.Width && h > best.Height) {
 				best = Window{Width: w, Height: h}
 			}
 		}
