@@ -4,11 +4,11 @@ go 1.26.8
 
 require (
 	go.etcd.io/bbolt v1.4.3
+	golang.org/x/image v0.48.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
-	golang.org/x/image v0.48.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

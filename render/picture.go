@@ -57,8 +57,8 @@ const blendLevels = 3
 // pal is the palette, and mix[fg][i][k] the palette index of colour fg
 // laid with coverage (k+1)/(blendLevels+1) over palette colour i.
 var (
-	pal  color.Palette
-	mix  [nBase][][blendLevels]uint8
+	pal       color.Palette
+	mix       [nBase][][blendLevels]uint8
 	labelFont = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(gobold.TTF) })
 )
 

@@ -36,15 +36,15 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 	// cells are refused, and once the game ends every tap is.
 	script := "/play hard\n" + strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 2)
 	out := run(t, path, script)
-	if !strings.Contains(out, "AI (hard) wins!") && !strings.Contains(out, "Draw.") {
+	if !strings.Contains(out, "AI (hard) wins with 3 in a row!") && !strings.Contains(out, "Draw: the board is full.") {
 		t.Fatalf("no result in output:\n%s", out)
 	}
 	if strings.Contains(out, "❌ you wins!") {
 		t.Fatalf("hard lost at tic-tac-toe:\n%s", out)
 	}
 	last := out[strings.LastIndex(out, "❌ you  vs"):]
-	if strings.Count(last, "[") != 0 {
-		t.Errorf("a finished board still has live buttons:\n%s", last)
+	if strings.Count(last, "[") != 1 || !strings.Contains(last, "[10] 🔁 Rematch") {
+		t.Errorf("a finished board has live buttons other than Rematch:\n%s", last)
 	}
 }
 
