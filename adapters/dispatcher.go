@@ -144,6 +144,8 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 			return d.refuse(lang, err, false)
 		}
 		return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: &a.Window}
+	case render.Rematch:
+		return d.rematch(ctx, req, lang, a.Game)
 	default:
 		return Reply{Lang: lang}
 	}

@@ -102,3 +102,30 @@ func TestScrollFromAnotherChatShowsNothing(t *testing.T) {
 		t.Errorf("tap on a missing game: %+v", r)
 	}
 }
+
+func TestRematchSwapsSides(t *testing.T) {
+	d := newTestDispatcher(t)
+	ctx := context.Background()
+	req := Request{Chat: "c1", User: session.User{ID: "1", Name: "alice"}, Locale: "en", Message: "m1"}
+	start := d.Command(ctx, req, "/play hard 5x5")
+	rematch := EncodeAction(render.Action{Kind: render.Rematch, Game: start.Game.ID()})
+	if r := d.Tap(ctx, req, rematch); r.Game != nil || r.Notice != render.T(render.English, render.MsgAlreadyPlaying) {
+		t.Fatalf("rematch of a running game: %+v", r)
+	}
+	over := d.Command(ctx, req, "/resign")
+	if over.Game == nil || over.Game.Status() != session.Resigned {
+		t.Fatalf("/resign: %+v", over)
+	}
+	other := req
+	other.User = session.User{ID: "2"}
+	if r := d.Tap(ctx, other, rematch); r.Game != nil || r.Notice != render.T(render.English, render.MsgNotAPlayer) {
+		t.Errorf("rematch by a stranger: %+v", r)
+	}
+	r := d.Tap(ctx, req, rematch)
+	if r.Game == nil || r.Edit != "" || r.Game.ID() == start.Game.ID() {
+		t.Fatalf("rematch: %+v", r)
+	}
+	if r.Game.Rules() != start.Game.Rules() || r.Game.Seat(engine.White).User.ID != "1" || r.Game.Seat(engine.Black).AI != engine.Hard {
+		t.Errorf("rematch seats %+v %+v rules %v", r.Game.Seat(engine.Black), r.Game.Seat(engine.White), r.Game.Rules())
+	}
+}

@@ -1,8 +1,13 @@
-// Package render turns game views into what players see: the emoji board
-// text, a platform-neutral keyboard of buttons, typed coordinates, and the
-// catalog of every user-facing message in English and Chinese.
+// Package render turns game views into everything a chat shows of them,
+// so that adapters hold no layout logic: the emoji board text with its
+// status line (Text), a platform-neutral keyboard of buttons built within
+// the Layout the adapter passes in (BoardKeyboard, ChallengeKeyboard), a
+// PNG picture of the whole board (Picture), typed coordinates matching the
+// board's labels (ParseCoord, FormatCoord), and the catalog of every
+// user-facing message in English and Chinese (T, ErrorText, LangOf).
 //
-// It knows nothing of platforms: each adapter maps a Keyboard onto its own
-// widgets within the Layout it passes in. Everything here is a pure
-// function of its arguments and safe for concurrent use.
+// An adapter shows Text, maps the Keyboard's rows onto its buttons (the
+// callback data of each comes from its Action), and also sends Picture
+// when the keyboard is Partial. Everything here is a pure function of its
+// arguments and safe for concurrent use.
 package render
