@@ -87,3 +87,25 @@ func TestBadInputGetsShortAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	// gomoku is wider than the 8 buttons of a row: the window of 8×11
+	// starts around the centre, columns d to k; ➡️ (button 92) moves it
+	// to the right edge, where button 88, the window's bottom-right cell,
+	// is o3.
+	out := run(t, path, "/play gomoku\n92\n88\n")
+	boards := strings.Split(out, "⚫ you  vs")
+	if len(boards) != 4 {
+		t.Fatalf("%d boards shown:\n%s", len(boards)-1, out)
+	}
+	if !strings.Contains(boards[1], "[92] ➡️") || !strings.Contains(boards[1], "[89] ⬅️") {
+		t.Errorf("first window should move both ways:\n%s", boards[1])
+	}
+	if !strings.Contains(boards[2], "[89] ⬅️") || strings.Contains(boards[2], "[92] ➡️") {
+		t.Errorf("window at the right edge:\n%s", boards[2])
+	}
+	if !strings.Contains(boards[3], "▪️3️⃣"+strings.Repeat("🟫", 14)+"⚫\n") {
+		t.Errorf("button 88 did not place at o3:\n%s", boards[3])
+	}
+}
