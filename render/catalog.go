@@ -155,6 +155,7 @@ var refusals = []struct {
 	{session.ErrNotAPlayer, MsgNotAPlayer},
 	{session.ErrNotYourTurn, MsgNotYourTurn},
 	{session.ErrStale, MsgStale},
+	{session.ErrConflict, MsgStale},
 	{session.ErrOffBoard, MsgOffBoard},
 	{session.ErrCellTaken, MsgCellTaken},
 	{session.ErrAlreadyPlaying, MsgAlreadyPlaying},

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
 )
 
 // declaredKeys returns the names and values of every constant of type Key
@@ -82,6 +86,24 @@ func TestTranslationsTakeTheSameArguments(t *testing.T) {
 		for _, l := range Langs {
 			if got := verbs.FindAllString(m[l], -1); !slices.Equal(got, want) {
 				t.Errorf("%q in %s has verbs %v, English %v", k, l, got, want)
+			}
+		}
+	}
+}
+
+func TestEverySessionRefusalHasAMessage(t *testing.T) {
+	// ErrSchema and ErrLocked are faults, not refusals: the generic
+	// apology is right for them.
+	_, badCoord := ParseCoord("z99", engine.TicTacToe())
+	for _, err := range []error{
+		session.ErrNotFound, session.ErrGameOver, session.ErrNotAPlayer, session.ErrNotYourTurn,
+		session.ErrStale, session.ErrOffBoard, session.ErrCellTaken, session.ErrAlreadyPlaying,
+		session.ErrBadRequest, session.ErrConflict, engine.ErrBadRules, badCoord,
+	} {
+		for _, l := range Langs {
+			msg := ErrorText(l, fmt.Errorf("wrapped: %w", err))
+			if msg == T(l, MsgInternal) || strings.Contains(msg, "\n") || strings.Contains(msg, "render:") {
+				t.Errorf("%v in %s: %q", err, l, msg)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,15 +28,34 @@ func FormatCoord(p engine.Point, r engine.Rules) string {
 
 // ErrBadCoord is returned by ParseCoord for text that names no cell of the
 // board.
-var ErrBadCoord = fmt.Errorf("render: not a cell")
+var ErrBadCoord = errors.New("render: not a cell")
+
+// coordError is a ParseCoord error: it wraps ErrBadCoord and carries its
+// catalog message, which quotes the input.
+type coordError struct {
+	input, why string
+}
+
+func (e *coordError) Error() string {
+	if e.why != "" {
+		return fmt.Sprintf("%v: %q %s", ErrBadCoord, e.input, e.why)
+	}
+	return fmt.Sprintf("%v: %q", ErrBadCoord, e.input)
+}
+
+func (e *coordError) Unwrap() error { return ErrBadCoord }
+
+// Message returns the catalog message of the error.
+func (e *coordError) Message() (Key, []any) { return MsgBadCoord, []any{e.input} }
 
 // ParseCoord reads a cell name such as "h8", "H 8" or "8h" on a board of
 // rules r. It returns an error wrapping ErrBadCoord for anything else,
-// including cells off the board.
+// including cells off the board; ErrorText gives its message.
 func ParseCoord(s string, r engine.Rules) (engine.Point, error) {
+	bad := &coordError{input: s}
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	if t == "" || len(t) > 3 {
-		return engine.Point{}, fmt.Errorf("%w: %q", ErrBadCoord, s)
+		return engine.Point{}, bad
 	}
 	var letter byte
 	var digits string
@@ -45,18 +65,19 @@ func ParseCoord(s string, r engine.Rules) (engine.Point, error) {
 	case t[len(t)-1] >= 'a' && t[len(t)-1] <= 'z':
 		letter, digits = t[len(t)-1], t[:len(t)-1]
 	default:
-		return engine.Point{}, fmt.Errorf("%w: %q", ErrBadCoord, s)
+		return engine.Point{}, bad
 	}
 	if digits == "" || digits[0] == '0' || strings.Trim(digits, "0123456789") != "" {
-		return engine.Point{}, fmt.Errorf("%w: %q", ErrBadCoord, s)
+		return engine.Point{}, bad
 	}
 	row, err := strconv.Atoi(digits)
 	if err != nil {
-		return engine.Point{}, fmt.Errorf("%w: %q", ErrBadCoord, s)
+		return engine.Point{}, bad
 	}
 	p := engine.Point{X: int(letter - 'a'), Y: r.Height - row}
 	if !r.Contains(p) {
-		return engine.Point{}, fmt.Errorf("%w: %q is off the %dx%d board", ErrBadCoord, s, r.Width, r.Height)
+		bad.why = fmt.Sprintf("is off the %dx%d board", r.Width, r.Height)
+		return engine.Point{}, bad
 	}
 	return p, nil
 }

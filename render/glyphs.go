@@ -6,6 +6,8 @@ import (
 	"github.com/boardbot/boardbot/engine"
 )
 
+// glyphs are the cell pictures of one family of games.
+//
 // The board text is a grid of emoji, and chat clients draw every emoji in
 // the same square box whatever the font around it, on phones and desktops
 // alike (Telegram draws its own emoji images, Discord draws Twemoji). So
@@ -65,8 +67,8 @@ func glyphsFor(r engine.Rules) glyphs {
 // Stone returns the picture of side s's stone in a game of rules r.
 func Stone(r engine.Rules, s engine.Stone) string { return glyphsFor(r).stone[s-1] }
 
-// cellGlyph returns the picture of cell p: empty, a stone, or a marked
-// stone when p is in marked.
+// cell returns the picture of a cell holding s: empty, a stone, or a
+// marked stone.
 func (g glyphs) cell(s engine.Stone, isMarked bool) string {
 	switch {
 	case s == engine.Empty:
