@@ -36,6 +36,7 @@ type coordError struct {
 	input, why string
 }
 
+// Error returns the error's text, quoting the input.
 func (e *coordError) Error() string {
 	if e.why != "" {
 		return fmt.Sprintf("%v: %q %s", ErrBadCoord, e.input, e.why)
@@ -43,6 +44,7 @@ func (e *coordError) Error() string {
 	return fmt.Sprintf("%v: %q", ErrBadCoord, e.input)
 }
 
+// Unwrap returns ErrBadCoord.
 func (e *coordError) Unwrap() error { return ErrBadCoord }
 
 // Message returns the catalog message of the error.
