@@ -3,8 +3,13 @@ module github.com/boardbot/boardbot
 go 1.26.8
 
 require (
+	github.com/bwmarrin/discordgo v0.29.0
 	go.etcd.io/bbolt v1.4.3
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require golang.org/x/sys v0.29.0 // indirect
+require (
+	github.com/gorilla/websocket v1.5.3 // indirect
+	golang.org/x/crypto v0.0.0-20210421170649-83a5a9bb288b // indirect
+	golang.org/x/sys v0.29.0 // indirect
+)
