@@ -135,8 +135,8 @@ const (
 )
 
 var notes = map[note]map[render.Lang]string{
-	noteBotOpponent:    {render.English: "Bots can't be challenged; pick a member, or play the AI without an opponent.", render.Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。"},
-	noteTypeMoves:      {render.English: "This board is too big for buttons: type /move with a cell, like h8.", render.Chinese: "棋盘太大，无法用按钮：用 /move 输入坐标，如 h8。"},
+	noteBotOpponent: {render.English: "Bots can't be challenged; pick a member, or play the AI without an opponent.", render.Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。"},
+	noteTypeMoves:   {render.English: "This board is too big for buttons: type /move with a cell, like h8.", render.Chinese: "棋盘太大，无法用按钮：用 /move 输入坐标，如 h8。"},
 }
 
 // text returns note n in language l.
