@@ -14,7 +14,7 @@ const DefaultAPIBase = "https://discord.com/"
 
 // SetAPIBase points discordgo at another origin, such as a REST proxy or
 // a test server: base replaces https://discord.com/, so the API is at
-// base + "api/v10/". It sets every endpoint variable discordgo derived
+// base + "api/v" + discordgo.APIVersion + "/" (v9 in discordgo v0.29.0). It sets every endpoint variable discordgo derived
 // from the origin when it was initialised (the functions such as
 // EndpointChannelMessage read these variables when called).
 //
