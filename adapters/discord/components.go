@@ -36,7 +36,7 @@ func components(kb render.Keyboard) (rows []discordgo.MessageComponent, trimmed 
 		trimmed = true
 		keep = nil
 		for _, r := range kb.Rows {
-			if !hasCells(r) {
+			if !boardRow(r) {
 				keep = append(keep, r)
 			}
 		}
@@ -86,14 +86,15 @@ func fits(rows [][]render.Button) bool {
 	return true
 }
 
-// hasCells reports whether a keyboard row shows board cells.
-func hasCells(r []render.Button) bool {
+// boardRow reports whether a keyboard row shows board cells: all its
+// buttons place a stone or do nothing.
+func boardRow(r []render.Button) bool {
 	for _, b := range r {
-		if b.Action.Kind == render.Place {
-			return true
+		if b.Action.Kind != render.Place && b.Action.Kind != render.Noop {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // button returns the Discord button for b with the given custom_id.

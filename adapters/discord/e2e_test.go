@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -111,4 +113,258 @@ func gameOf(t *testing.T, m discordtest.Message) session.GameID {
 	}
 	t.Fatalf("no game on %+v", m)
 	return ""
+}
+
+// nextCell returns the empty cell of a game nearest the centre.
+func nextCell(v session.View) string {
+	r := v.Rules()
+	b := v.Board()
+	best, bestD := engine.Point{X: -1}, 1<<30
+	for y := 0; y < r.Height; y++ {
+		for x := 0; x < r.Width; x++ {
+			p := engine.Point{X: x, Y: y}
+			dx, dy := 2*x-(r.Width-1), 2*y-(r.Height-1)
+			if d := dx*dx + dy*dy; b.At(p) == engine.Empty && d < bestD {
+				best, bestD = p, d
+			}
+		}
+	}
+	return render.FormatCoord(best, r)
+}
+
+func TestWholeGamesOnGomokuByMove(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, level := range []string{"easy", "medium", "hard"} {
+		t.Run(level, func(t *testing.T) {
+			channel := "gomoku-" + level
+			board := h.play(ann, channel, discordtest.StringOption(optLevel, level), discordtest.StringOption(optGame, "gomoku"))
+			if len(board.Rows) != 1 || len(placeButtons(board)) != 0 || !strings.Contains(board.Content, noteTypeMoves.text(render.English)) {
+				t.Fatalf("gomoku board %+v: want the control row and the /move hint", board)
+			}
+			who := session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}}
+			var v session.View
+			for moves := 0; ; moves++ {
+				running, err := h.svc.Running(t.Context(), who)
+				if err != nil {
+					break
+				}
+				v = running
+				if moves > 113 {
+					t.Fatal("game did not end")
+				}
+				edits := h.message(board.ID).Edits
+				_, r := h.command(ann, channel, cmdMove, discordtest.StringOption(optCell, nextCell(v)))
+				if level == "hard" && r.Type != 5 {
+					t.Fatalf("/move against hard answered %+v, want a deferred answer", r)
+				}
+				if level != "hard" && r.Type != 4 {
+					t.Fatalf("/move answered %+v, want a message", r)
+				}
+				h.ephemeral(r, ann)
+				if m := h.message(board.ID); m.Edits != edits+1 {
+					t.Fatalf("board edited %d times after move %d, want %d", m.Edits, moves, edits+1)
+				}
+			}
+			v, err := h.svc.Game(t.Context(), v.ID())
+			if err != nil || v.Status() == session.Running {
+				t.Fatalf("game %v, %v", v.Status(), err)
+			}
+			m := h.message(board.ID)
+			if !strings.Contains(m.Content, render.Status(v, render.English)) || len(m.Rows) != 0 {
+				t.Errorf("final board:\n%s\n%+v", m.Content, m.Rows)
+			}
+		})
+	}
+}
+
+func TestStaleTapIsRefusedPrivately(t *testing.T) {
+	h := newHarness(t, nil)
+	old := h.play(ann, "c", discordtest.StringOption(optLevel, "easy"))
+	ids := placeButtons(old)
+	h.tap(ann, old.ID, ids[0])
+	now := h.message(old.ID)
+	// A second tap on the board as it was before the first one landed.
+	var stale string
+	for _, id := range ids[1:] {
+		cell := strings.Join(strings.Split(id, ":")[3:], ":")
+		if containsCell(placeButtons(now), cell) {
+			stale = id
+			break
+		}
+	}
+	id, err := h.fake.TapForged(ann, old.ID, stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.await(id)
+	r := h.fake.Response(id)
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgStale) {
+		t.Errorf("stale tap answered %q", got)
+	}
+	if m := h.message(old.ID); m.Edits != now.Edits || m.Content != now.Content {
+		t.Errorf("stale tap changed the board")
+	}
+}
+
+// containsCell reports whether a place button of ids is at cell "x:y".
+func containsCell(ids []string, cell string) bool {
+	for _, id := range ids {
+		if strings.HasSuffix(id, ":"+cell) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestThirdMemberGetsPrivateRefusalInTheirLanguage(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c")
+	r := h.tap(bob, board.ID, placeButtons(board)[0])
+	if r.Type != 4 {
+		t.Fatalf("answered %+v, want an ephemeral message", r)
+	}
+	if got := h.ephemeral(r, bob); got != render.T(render.Chinese, render.MsgNotAPlayer) {
+		t.Errorf("bob (zh-CN) was told %q", got)
+	}
+	if m := h.message(board.ID); m.Edits != 0 {
+		t.Error("a stranger's tap changed the board")
+	}
+}
+
+func TestForgedButtonIsRefused(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c")
+	for _, data := range []string{"p:zz:0:9:9", "garbage", strings.Repeat("x", 100), "n#0"} {
+		id, err := h.fake.TapForged(ann, board.ID, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.await(id)
+		r := h.fake.Response(id)
+		if r.Type == 0 {
+			t.Errorf("tap %q not answered", data)
+		}
+	}
+	if m := h.message(board.ID); m.Edits != 0 {
+		t.Error("forged taps changed the board")
+	}
+}
+
+func TestRestartContinuesOnTheOldMessage(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c", discordtest.StringOption(optLevel, "hard"))
+	h.tap(ann, board.ID, placeButtons(board)[0])
+	before := h.message(board.ID)
+	h.stop()
+	h.boot()
+	r := h.tap(ann, board.ID, placeButtons(before)[0])
+	after := h.message(board.ID)
+	if r.Type != 7 || after.Edits != before.Edits+1 || len(placeButtons(after)) >= len(placeButtons(before)) {
+		t.Fatalf("tap after restart: %+v\nbefore %+v\nafter %+v", r, before, after)
+	}
+	if c := h.fake.Connects(); len(c) != 2 {
+		t.Errorf("connects %+v", c)
+	}
+}
+
+func TestRateLimitedCallbackIsRetried(t *testing.T) {
+	h := newHarness(t, nil)
+	// retry_after 0: discordgo sleeps retry_after and repeats the request
+	// in the same bucket; the test checks the repeat, not the clock.
+	h.fake.RateLimit("POST", "interactions/", 1, 0)
+	board := h.play(ann, "c")
+	var statuses []int
+	for _, c := range h.fake.Calls() {
+		if strings.HasPrefix(c.Path, "interactions/") {
+			statuses = append(statuses, c.Status)
+		}
+	}
+	if len(statuses) != 2 || statuses[0] != 429 || statuses[1] != 204 {
+		t.Fatalf("callback statuses %v, want 429 then 204", statuses)
+	}
+	if len(placeButtons(board)) != 9 {
+		t.Errorf("board after the retry: %+v", board)
+	}
+}
+
+func TestSlowHardMoveIsDeferredThenEdited(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c", discordtest.StringOption(optLevel, "hard"), discordtest.StringOption(optGame, "5x5"))
+	gate := make(chan struct{})
+	h.mu.Lock()
+	h.gate = gate
+	h.mu.Unlock()
+	id, err := h.fake.Command(ann, "c", cmdMove, discordtest.StringOption(optCell, "c3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The AI is held at the gate: the answer must be a deferral.
+	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 5 }); err != nil {
+		t.Fatal(err)
+	}
+	if m := h.message(board.ID); m.Edits != 0 {
+		t.Fatal("board edited before the AI moved")
+	}
+	close(gate)
+	h.await(id)
+	r := h.fake.Response(id)
+	if p, _ := h.fake.Message(r.Original); !p.Deleted {
+		t.Errorf("the public placeholder %+v stays", p)
+	}
+	h.ephemeral(r, ann)
+	m := h.message(board.ID)
+	if m.Edits != 1 || strings.Count(m.Content, "⭕")+strings.Count(m.Content, "🅾️") != 2 {
+		t.Errorf("board after the deferred move:\n%s", m.Content)
+	}
+}
+
+func TestTapStillRunningAtTheDeadlineIsDeferred(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c")
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	h.mu.Lock()
+	h.gate, h.fire = gate, fire
+	h.mu.Unlock()
+	id, err := h.fake.Tap(ann, board.ID, placeButtons(board)[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(fire) // DeferAfter has passed, and the AI is still thinking.
+	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 6 }); err != nil {
+		t.Fatal(err)
+	}
+	close(gate)
+	h.await(id)
+	m := h.message(board.ID)
+	if r := h.fake.Response(id); r.Original != board.ID || m.Edits != 1 || len(placeButtons(m)) != 7 {
+		t.Errorf("after the deferred tap: %+v %+v", r, m)
+	}
+}
+
+func TestBotsCannotBeChallenged(t *testing.T) {
+	h := newHarness(t, nil)
+	_, r := h.command(ann, "c", cmdPlay, discordtest.UserOption(optOpponent, robot))
+	if got := h.ephemeral(r, ann); got != noteBotOpponent.text(render.English) {
+		t.Errorf("challenging a bot answered %q", got)
+	}
+}
+
+func TestReconnectResumesTheSession(t *testing.T) {
+	h := newHarness(t, nil)
+	first := h.fake.Connects()
+	h.fake.DropConnection()
+	err := h.fake.WaitFor(waitLimit, "a resumed session", func() bool {
+		c := h.fake.Connects()
+		return h.fake.Connected() && len(c) == 2 && c[1].Resume
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := h.fake.Connects(); len(first) != 1 || c[1].SessionID == "" {
+		t.Fatalf("connects %+v", c)
+	}
+	board := h.play(ann, "c")
+	if len(placeButtons(board)) != 9 {
+		t.Errorf("board after resuming: %+v", board)
+	}
 }
