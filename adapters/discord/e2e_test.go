@@ -2,6 +2,7 @@ package discord
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,105 @@ func TestReconnectResumesTheSession(t *testing.T) {
 	board := h.play(ann, "c")
 	if len(placeButtons(board)) != 9 {
 		t.Errorf("board after resuming: %+v", board)
+	}
+}
+
+func TestChineseClientGetsAChineseBoard(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(bob, "c", discordtest.StringOption(optGame, "4x4"))
+	if !strings.Contains(board.Content, "轮到") || len(board.Rows) != 5 || len(placeButtons(board)) != 16 {
+		t.Fatalf("board for a zh-CN client:\n%s\n%+v", board.Content, board.Rows)
+	}
+	if b := board.Rows[4][0]; b.Label != render.T(render.Chinese, render.MsgResignButton) {
+		t.Errorf("resign button %q", b.Label)
+	}
+}
+
+func TestResignByCommandEditsTheBoard(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c")
+	_, r := h.command(ann, "c", cmdResign)
+	note := h.ephemeral(r, ann)
+	m := h.message(board.ID)
+	if m.Edits != 1 || !strings.Contains(m.Content, note) || len(placeButtons(m)) != 0 {
+		t.Fatalf("after /resign (told %q): %+v", note, m)
+	}
+	_, r = h.command(ann, "c", cmdResign)
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgNoGame) {
+		t.Errorf("second /resign: %q", got)
+	}
+}
+
+func TestMoveOnADeletedBoardPostsItAgain(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c")
+	h.fake.DeleteMessage(board.ID)
+	_, r := h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "b2"))
+	again, ok := h.fake.Message(r.Original)
+	if r.Type != 4 || !ok || again.Ephemeral || again.ID == board.ID || len(placeButtons(again)) != 7 {
+		t.Fatalf("after /move on a deleted board: %+v %+v", r, again)
+	}
+	// The new message is the game's board from now on.
+	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, nextCellOf(t, h, "c")))
+	if m := h.message(again.ID); m.Edits != 1 {
+		t.Errorf("the reposted board was not edited by the next move: %+v", m)
+	}
+}
+
+// nextCellOf returns a free cell of ann's running game in channel.
+func nextCellOf(t *testing.T, h *harness, channel string) string {
+	t.Helper()
+	v, err := h.svc.Running(t.Context(), session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nextCell(v)
+}
+
+func TestMoveRefusalsArePrivate(t *testing.T) {
+	h := newHarness(t, nil)
+	_, r := h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "b2"))
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgNoGame) {
+		t.Errorf("/move without a game: %q", got)
+	}
+	h.play(ann, "c")
+	for _, cell := range []string{"z9", "hello", "b2b2b2"} {
+		_, r := h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, cell))
+		if got := h.ephemeral(r, ann); !strings.Contains(got, cell) {
+			t.Errorf("/move %s: %q", cell, got)
+		}
+	}
+}
+
+func TestEveryCommandIsAnswered(t *testing.T) {
+	// /stats, /top, /lang and duels go to the shared grammar as text:
+	// whatever it answers, the user gets an answer.
+	h := newHarness(t, nil)
+	for _, c := range []struct {
+		name string
+		opts []discordtest.Option
+	}{
+		{cmdStats, nil}, {cmdTop, nil}, {cmdHelp, nil},
+		{cmdLang, []discordtest.Option{discordtest.StringOption(optLanguage, "zh")}},
+		{cmdPlay, []discordtest.Option{discordtest.UserOption(optOpponent, bob)}},
+		{"dance", nil},
+	} {
+		id, r := h.command(ann, "c-"+c.name, c.name, c.opts...)
+		if r.Type != 4 {
+			t.Errorf("/%s (%s) answered %+v", c.name, id, r)
+			continue
+		}
+		if m, _ := h.fake.Message(r.Original); m.Content == "" || (m.Ephemeral && m.VisibleTo != ann.ID) {
+			t.Errorf("/%s answered %+v", c.name, m)
+		}
+	}
+}
+
+func BenchmarkPlayAndTap(b *testing.B) {
+	h := newHarness(b, nil)
+	for i := 0; b.Loop(); i++ {
+		channel := "bench-" + strconv.Itoa(i)
+		board := h.play(ann, channel, discordtest.StringOption(optLevel, "hard"))
+		h.tap(ann, board.ID, placeButtons(board)[4])
 	}
 }

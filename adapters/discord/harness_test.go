@@ -34,7 +34,7 @@ var (
 
 // harness runs a Bot on a bbolt file against a fake Discord.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	fake *discordtest.Server
 	db   string
 	cfg  Config
@@ -75,7 +75,7 @@ func (s *syncBuffer) String() string {
 
 // newHarness starts a fake Discord and a bot on a fresh database; edit
 // changes the bot's config first.
-func newHarness(t *testing.T, edit func(*Config)) *harness {
+func newHarness(t testing.TB, edit func(*Config)) *harness {
 	t.Helper()
 	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), handled: make(map[string]chan struct{})}
 	h.fake = discordtest.New(discordtest.Options{Token: testToken})

@@ -645,3 +645,13 @@ func (s *Server) messageJSON(m *Message) map[string]any {
 		"author": map[string]any{"id": BotID, "username": "boardbot", "bot": true, "discriminator": "0"},
 	}
 }
+
+// DeleteMessage deletes a message as a moderator would.
+func (s *Server) DeleteMessage(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.messages[id]; ok {
+		m.Deleted = true
+		s.bump()
+	}
+}
