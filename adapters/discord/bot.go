@@ -246,7 +246,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	})
 	answered := deferred
 	if r.Game != nil {
-		content, comps := board(*r.Game, r.Lang, "")
+		content, comps := board(*r.Game, r.Lang, r.Text)
 		switch r.Edit {
 		case i.Message.ID:
 			var err error

@@ -112,6 +112,9 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 		ev["message"] = msg
 	}
 	if err := s.Dispatch("INTERACTION_CREATE", ev); err != nil {
+		s.mu.Lock()
+		delete(s.interactions, in.token)
+		s.mu.Unlock()
 		return "", err
 	}
 	return in.id, nil

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -595,7 +596,7 @@ func (s *Server) webhook(method, app, token string, rest []string, wait bool, bo
 		id = in.resp.Original
 	}
 	m, ok := s.messages[id]
-	if !ok || m.Deleted || (rest[1] != "@original" && !contains(in.resp.Followups, id)) {
+	if !ok || m.Deleted || (rest[1] != "@original" && !slices.Contains(in.resp.Followups, id)) {
 		return 404, apiError{codeUnknownMessage, "Unknown Message"}
 	}
 	switch method {
@@ -611,15 +612,6 @@ func (s *Server) webhook(method, app, token string, rest []string, wait bool, bo
 		return http.StatusNoContent, nil
 	}
 	return 405, apiError{0, "405: Method Not Allowed"}
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // messageJSON returns a message as Discord sends it.
