@@ -37,8 +37,8 @@ var ErrNoToken = errors.New("discord: no bot token")
 type Config struct {
 	// Token is the bot token from the developer portal, without "Bot ".
 	Token string
-	// AppID is the application id; empty means the bot user's id from the
-	// gateway's READY, which is the same for bots.
+	// AppID is the application id; empty means the one the gateway's
+	// READY names.
 	AppID string
 	// GuildID, when set, registers the commands on that server only
 	// (updates show at once); otherwise they are global.
@@ -101,13 +101,13 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 
 // Run connects to the gateway, registers the commands by bulk overwrite,
 // and answers interactions until ctx is done; then it waits for the
-// interactions in progress and disconnects.
+// interactions in progress and disconnects. Run is called once.
 func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Lock()
 	b.ctx, b.stopped = ctx, false
 	b.mu.Unlock()
 	if err := b.s.Open(); err != nil {
-		return fmt.Errorf("discord: connect to the gateway: %s", b.redact(err, nil))
+		return fmt.Errorf("discord: connect to the gateway: %w", b.redact(err, nil))
 	}
 	err := b.register()
 	if err == nil {
@@ -118,7 +118,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Unlock()
 	b.inFlight.Wait()
 	if cerr := b.s.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("discord: disconnect: %s", b.redact(cerr, nil))
+		err = fmt.Errorf("discord: disconnect: %w", b.redact(cerr, nil))
 	}
 	return err
 }
@@ -126,14 +126,20 @@ func (b *Bot) Run(ctx context.Context) error {
 // register overwrites the application's commands with Commands.
 func (b *Bot) register() error {
 	app := b.cfg.AppID
-	if app == "" && b.s.State != nil && b.s.State.User != nil {
-		app = b.s.State.User.ID
+	if app == "" && b.s.State != nil {
+		b.s.State.RLock()
+		if a := b.s.State.Application; a != nil {
+			app = a.ID
+		} else if u := b.s.State.User; u != nil {
+			app = u.ID
+		}
+		b.s.State.RUnlock()
 	}
 	if app == "" {
 		return errors.New("discord: no application id: set discord.app_id")
 	}
 	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, Commands()); err != nil {
-		return fmt.Errorf("discord: register commands: %s", b.redact(err, nil))
+		return fmt.Errorf("discord: register commands: %w", b.redact(err, nil))
 	}
 	return nil
 }
@@ -476,12 +482,22 @@ func noMentions() *discordgo.MessageAllowedMentions {
 // logErr logs a failed Discord call without the interaction's token,
 // which discordgo puts in the URLs of its errors.
 func (b *Bot) logErr(what string, i *discordgo.Interaction, err error) {
-	b.log.Error("discord: "+what, "interaction", i.ID, "err", b.redact(err, i))
+	b.log.Error("discord: "+what, "interaction", i.ID, "err", b.redact(err, i).Error())
 }
 
-// redact returns err's text with the bot token and the interaction's
-// token replaced.
-func (b *Bot) redact(err error, i *discordgo.Interaction) string {
+// redactedError is an error whose text has its secrets replaced; it
+// unwraps to the original.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact returns err with the bot token and the interaction's token (which
+// discordgo puts in its URLs) replaced in its text.
+func (b *Bot) redact(err error, i *discordgo.Interaction) error {
 	s := err.Error()
 	if b.cfg.Token != "" {
 		s = strings.ReplaceAll(s, b.cfg.Token, "[redacted]")
@@ -489,5 +505,5 @@ func (b *Bot) redact(err error, i *discordgo.Interaction) string {
 	if i != nil && i.Token != "" {
 		s = strings.ReplaceAll(s, i.Token, "[redacted]")
 	}
-	return s
+	return &redactedError{msg: s, err: err}
 }

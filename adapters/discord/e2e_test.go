@@ -469,3 +469,10 @@ func BenchmarkPlayAndTap(b *testing.B) {
 		h.tap(ann, board.ID, placeButtons(board)[4])
 	}
 }
+
+func TestApplicationIDFromReady(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.AppID = "" })
+	if len(h.fake.Commands("")) != len(Commands()) {
+		t.Fatalf("%d commands registered", len(h.fake.Commands("")))
+	}
+}

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -218,5 +219,14 @@ func TestCommandChoicesParse(t *testing.T) {
 				t.Errorf("option %s has no Chinese description", o.Name)
 			}
 		}
+	}
+}
+
+func TestRedactKeepsTokensOutAndUnwraps(t *testing.T) {
+	b := &Bot{cfg: Config{Token: "bot-secret"}}
+	base := errors.New(`Post "https://x/interactions/1/int-secret/callback": bot-secret refused`)
+	err := b.redact(base, &discordgo.Interaction{Token: "int-secret"})
+	if strings.Contains(err.Error(), "secret") || !errors.Is(err, base) {
+		t.Fatalf("redacted %q, unwraps %v", err, errors.Is(err, base))
 	}
 }
