@@ -2,6 +2,7 @@ package discord
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -474,5 +475,84 @@ func TestApplicationIDFromReady(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.AppID = "" })
 	if len(h.fake.Commands("")) != len(Commands()) {
 		t.Fatalf("%d commands registered", len(h.fake.Commands("")))
+	}
+}
+
+func TestSlowFirstMoveOfTheAIIsDeferredThenPosted(t *testing.T) {
+	h := newHarness(t, nil)
+	gate := make(chan struct{})
+	h.mu.Lock()
+	h.gate = gate
+	h.mu.Unlock()
+	id, err := h.fake.Command(ann, "c", cmdPlay, discordtest.StringOption(optLevel, "hard"),
+		discordtest.StringOption(optGame, "7x7"), discordtest.StringOption(optSide, "second"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 5 }); err != nil {
+		t.Fatal(err)
+	}
+	close(gate)
+	h.await(id)
+	board := h.message(h.fake.Response(id).Original)
+	if board.Loading || board.Ephemeral || board.Deleted || !strings.Contains(board.Content, "⚫") {
+		t.Fatalf("board after the deferred start: %+v", board)
+	}
+	// The posted board is bound to the game: the next move edits it.
+	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, nextCellOf(t, h, "c")))
+	if m := h.message(board.ID); m.Edits != 2 {
+		t.Errorf("board edited %d times, want 2 (posted, then the move)", m.Edits)
+	}
+}
+
+func TestConcurrentGamesInManyChannels(t *testing.T) {
+	h := newHarness(t, nil)
+	const players = 8
+	errs := make(chan error, players)
+	for p := range players {
+		go func() {
+			errs <- func() error {
+				u := discordtest.User{ID: "2000000000000000" + strconv.Itoa(10+p), Name: "p" + strconv.Itoa(p)}
+				channel := "multi-" + strconv.Itoa(p)
+				wait := func(id string, err error) (discordtest.Response, error) {
+					if err != nil {
+						return discordtest.Response{}, err
+					}
+					select {
+					case <-h.handledChan(id):
+						return h.fake.Response(id), nil
+					case <-time.After(waitLimit):
+						return discordtest.Response{}, fmt.Errorf("%s: interaction %s not handled", u.Name, id)
+					}
+				}
+				r, err := wait(h.fake.Command(u, channel, cmdPlay, discordtest.StringOption(optLevel, "medium")))
+				if err != nil {
+					return err
+				}
+				board := r.Original
+				for moves := 0; ; moves++ {
+					m, _ := h.fake.Message(board)
+					live := placeButtons(m)
+					if len(live) == 0 {
+						return nil
+					}
+					if moves > 5 {
+						return fmt.Errorf("%s: game did not end", u.Name)
+					}
+					r, err := wait(h.fake.Tap(u, board, live[len(live)/2]))
+					if err != nil {
+						return err
+					}
+					if r.Type != 7 {
+						return fmt.Errorf("%s: tap answered %+v", u.Name, r)
+					}
+				}
+			}()
+		}()
+	}
+	for range players {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
