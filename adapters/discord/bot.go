@@ -492,7 +492,10 @@ type redactedError struct {
 	err error
 }
 
+// Error returns the redacted text.
 func (e *redactedError) Error() string { return e.msg }
+
+// Unwrap returns the original error.
 func (e *redactedError) Unwrap() error { return e.err }
 
 // redact returns err with the bot token and the interaction's token (which
