@@ -46,6 +46,12 @@ type Config struct {
 	} `yaml:"telegram"`
 	Discord struct {
 		Token Secret `yaml:"token"`
+		// AppID is the application id; empty means the bot user's id.
+		AppID string `yaml:"app_id"`
+		// GuildID registers the slash commands on one server only.
+		GuildID string `yaml:"guild_id"`
+		// APIBase replaces https://discord.com/ (a REST proxy, or a test).
+		APIBase string `yaml:"api_base"`
 	} `yaml:"discord"`
 }
 

@@ -1,5 +1,6 @@
 // Command bot runs the board-game chat bot: on Telegram and Discord when
-// their tokens are configured, and otherwise as a game in the terminal.
+// their tokens are configured (both from one process and one database
+// when both are), and otherwise as a game in the terminal.
 //
 // Usage:
 //
@@ -70,15 +71,52 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}()
 	svc := session.New(store, nil)
 
-	if cfg.Telegram.Token != "" || cfg.Discord.Token != "" {
-		if !cfg.Console.Enabled {
-			return errors.New("chat platforms are not built into this release yet; unset the tokens to play in the terminal")
+	var servers []server
+	if cfg.Discord.Token != "" {
+		s, err := discordServer(cfg, svc, log)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, s)
+	}
+	if cfg.Telegram.Token != "" {
+		if !cfg.Console.Enabled && len(servers) == 0 {
+			return errors.New("telegram is not built into this release yet; unset TELEGRAM_TOKEN to play in the terminal")
+		}
+		log.Warn("telegram is not built into this release yet; serving the other platforms")
+	}
+	if len(servers) == 0 || cfg.Console.Enabled {
+		servers = append(servers, func(ctx context.Context) error {
+			log.Debug("starting the console game", "db", cfg.Database.Path)
+			d := adapters.NewDispatcher(svc, console.Platform, "", log)
+			user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
+			return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+		})
+	}
+	return serve(ctx, servers)
+}
+
+// server is a platform serving until its context is done.
+type server func(ctx context.Context) error
+
+// serve runs the servers together until ctx is done or the first of them
+// returns, then stops the others and returns the first error.
+func serve(ctx context.Context, servers []server) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errs <- s(ctx) }()
+	}
+	var first error
+	for range servers {
+		err := <-errs
+		cancel()
+		if first == nil {
+			first = err
 		}
 	}
-	log.Debug("starting the console game", "db", cfg.Database.Path)
-	d := adapters.NewDispatcher(svc, console.Platform, "", log)
-	user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
-	return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+	return first
 }
 
 // getenvDefault returns the variable's value, or def when it is empty.

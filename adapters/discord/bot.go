@@ -1,0 +1,514 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+	"github.com/bwmarrin/discordgo"
+)
+
+// Platform is the session platform of Discord games.
+const Platform session.Platform = "discord"
+
+// DefaultDeferAfter is how long an interaction may run before the bot
+// defers its answer: Discord wants an answer within three seconds.
+const DefaultDeferAfter = 2 * time.Second
+
+// handleTimeout bounds the work on one interaction; Discord keeps an
+// interaction's token for fifteen minutes.
+const handleTimeout = 5 * time.Minute
+
+// maxContentLen is the longest message text Discord takes.
+const maxContentLen = 2000
+
+// ErrNoToken is returned by New when Config.Token is empty.
+var ErrNoToken = errors.New("discord: no bot token")
+
+// Config configures a Bot.
+type Config struct {
+	// Token is the bot token from the developer portal, without "Bot ".
+	Token string
+	// AppID is the application id; empty means the one the gateway's
+	// READY names.
+	AppID string
+	// GuildID, when set, registers the commands on that server only
+	// (updates show at once); otherwise they are global.
+	GuildID string
+	// DeferAfter is how long an interaction may run before its answer is
+	// deferred. Zero means DefaultDeferAfter.
+	DeferAfter time.Duration
+	// After returns a channel that delivers once d has passed; nil means
+	// time.After. Tests replace it to decide deferral without a clock.
+	After func(d time.Duration) <-chan time.Time
+	// Handled, when set, is called with an interaction's id once the bot
+	// has finished answering it.
+	Handled func(interactionID string)
+	// Log receives errors; nil discards them. Tokens are never logged.
+	Log *slog.Logger
+}
+
+// Bot serves the games on Discord: it registers the slash commands and
+// answers interactions from the gateway.
+type Bot struct {
+	s   *discordgo.Session
+	svc *session.Service
+	d   *adapters.Dispatcher
+	cfg Config
+	log *slog.Logger
+
+	mu       sync.Mutex
+	ctx      context.Context
+	stopped  bool
+	inFlight sync.WaitGroup
+}
+
+// New returns a Bot playing the games of svc with the bot token of cfg.
+// It connects nothing until Run.
+func New(svc *session.Service, cfg Config) (*Bot, error) {
+	if cfg.Token == "" {
+		return nil, ErrNoToken
+	}
+	if cfg.DeferAfter <= 0 {
+		cfg.DeferAfter = DefaultDeferAfter
+	}
+	if cfg.After == nil {
+		cfg.After = time.After
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("discord: new session: %w", err)
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.ShouldReconnectOnError = true
+	s.ShouldRetryOnRateLimit = true
+	b := &Bot{s: s, svc: svc, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
+	s.AddHandler(b.onInteraction)
+	return b, nil
+}
+
+// Run connects to the gateway, registers the commands by bulk overwrite,
+// and answers interactions until ctx is done; then it waits for the
+// interactions in progress and disconnects. Run is called once.
+func (b *Bot) Run(ctx context.Context) error {
+	b.mu.Lock()
+	b.ctx, b.stopped = ctx, false
+	b.mu.Unlock()
+	if err := b.s.Open(); err != nil {
+		return fmt.Errorf("discord: connect to the gateway: %w", b.redact(err, nil))
+	}
+	err := b.register()
+	if err == nil {
+		<-ctx.Done()
+	}
+	b.mu.Lock()
+	b.stopped = true
+	b.mu.Unlock()
+	b.inFlight.Wait()
+	if cerr := b.s.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("discord: disconnect: %w", b.redact(cerr, nil))
+	}
+	return err
+}
+
+// register overwrites the application's commands with Commands.
+func (b *Bot) register() error {
+	app := b.cfg.AppID
+	if app == "" && b.s.State != nil {
+		b.s.State.RLock()
+		if a := b.s.State.Application; a != nil {
+			app = a.ID
+		} else if u := b.s.State.User; u != nil {
+			app = u.ID
+		}
+		b.s.State.RUnlock()
+	}
+	if app == "" {
+		return errors.New("discord: no application id: set discord.app_id")
+	}
+	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, Commands()); err != nil {
+		return fmt.Errorf("discord: register commands: %w", b.redact(err, nil))
+	}
+	return nil
+}
+
+// begin registers an interaction in progress and returns its context, or
+// false when the bot is stopping.
+func (b *Bot) begin() (context.Context, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return nil, false
+	}
+	b.inFlight.Add(1)
+	return b.ctx, true
+}
+
+// onInteraction answers one interaction; discordgo calls it on a
+// goroutine of its own.
+func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	i := ic.Interaction
+	if i == nil {
+		return
+	}
+	base, ok := b.begin()
+	if !ok {
+		return
+	}
+	defer b.inFlight.Done()
+	if b.cfg.Handled != nil {
+		defer b.cfg.Handled(i.ID)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("discord: interaction panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), handleTimeout)
+	defer cancel()
+	req, ok := request(i)
+	if !ok {
+		return
+	}
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		b.onCommand(ctx, i, req)
+	case discordgo.InteractionMessageComponent:
+		b.onComponent(ctx, i, req)
+	}
+}
+
+// request returns the dispatcher request of an interaction: its channel,
+// the user (as a member in servers, directly in DMs) and their locale.
+func request(i *discordgo.Interaction) (adapters.Request, bool) {
+	u, nick := i.User, ""
+	if i.Member != nil && i.Member.User != nil {
+		u, nick = i.Member.User, i.Member.Nick
+	}
+	if u == nil || u.ID == "" || i.ChannelID == "" {
+		return adapters.Request{}, false
+	}
+	name := nick
+	if name == "" {
+		name = u.GlobalName
+	}
+	if name == "" {
+		name = u.Username
+	}
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name}, Locale: string(i.Locale)}, true
+}
+
+// await runs work and returns its reply. When slow is set, or work is
+// still running after DeferAfter, it first answers the interaction with
+// the deferral deferType; deferred reports whether it did, so the caller
+// completes the answer with edits and follow-ups.
+func (b *Bot) await(i *discordgo.Interaction, slow bool, deferType discordgo.InteractionResponseType, failed adapters.Reply, work func() adapters.Reply) (r adapters.Reply, deferred bool) {
+	done := make(chan adapters.Reply, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("discord: action panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
+				done <- failed
+			}
+		}()
+		done <- work()
+	}()
+	if !slow {
+		select {
+		case r := <-done:
+			return r, false
+		case <-b.cfg.After(b.cfg.DeferAfter):
+		}
+	}
+	if err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: deferType}); err != nil {
+		b.logErr("defer", i, err)
+	}
+	return <-done, true
+}
+
+// onComponent handles a tapped button.
+func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
+	if i.Message == nil {
+		return
+	}
+	req.Message = i.Message.ID
+	data := tapData(i.MessageComponentData().CustomID)
+	lang := render.LangOf(req.Locale)
+	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
+	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
+		return b.d.Tap(ctx, req, data)
+	})
+	answered := deferred
+	if r.Game != nil {
+		content, comps := board(*r.Game, r.Lang, r.Text, r.Window)
+		switch r.Edit {
+		case i.Message.ID:
+			var err error
+			if deferred {
+				_, err = b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+			} else {
+				err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
+					Type: discordgo.InteractionResponseUpdateMessage,
+					Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+				})
+			}
+			if err != nil {
+				b.logErr("update the board", i, err)
+			}
+			answered = true
+		case "":
+			if !answered {
+				b.ack(i)
+				answered = true
+			}
+			m, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: content, Components: comps, AllowedMentions: noMentions()})
+			if err != nil {
+				b.logErr("post the board", i, err)
+				break
+			}
+			if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
+				b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
+			}
+		default:
+			b.editBoard(ctx, i, r.Edit, content, comps)
+		}
+	}
+	note := r.Notice
+	if note == "" && r.Game == nil {
+		note = r.Text
+	}
+	if note != "" {
+		b.ephemeral(i, answered, note)
+		return
+	}
+	if !answered {
+		b.ack(i)
+	}
+}
+
+// slowTap reports whether a tap's data places a stone that the AI may
+// think long about answering.
+func (b *Bot) slowTap(ctx context.Context, data string) bool {
+	a, err := adapters.DecodeAction(data)
+	if err != nil || a.Kind != render.Place {
+		return false
+	}
+	v, err := b.svc.Game(ctx, a.Game)
+	return err == nil && thinksLong(v)
+}
+
+// thinksLong reports whether the AI's reply to the side to move of a
+// running game may take long: hard on boards larger than 4×4.
+func thinksLong(v session.View) bool {
+	return v.Status() == session.Running && v.Rules().Cells() > 16 && v.Seat(v.ToMove().Opponent()).AI == engine.Hard
+}
+
+// onCommand handles a slash command.
+func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
+	data := i.ApplicationCommandData()
+	lang := render.LangOf(req.Locale)
+	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
+	var work func() adapters.Reply
+	slow := false
+	switch data.Name {
+	case cmdMove:
+		cell := ""
+		for _, o := range data.Options {
+			if s, ok := o.Value.(string); ok && o.Name == optCell {
+				cell = strings.TrimSpace(s)
+			}
+		}
+		if v, err := b.svc.Running(ctx, b.actor(req)); err == nil {
+			slow = thinksLong(v)
+		}
+		work = func() adapters.Reply {
+			if r := b.d.Move(ctx, req, cell); r != (adapters.Reply{}) {
+				return r
+			}
+			if _, err := b.svc.Running(ctx, b.actor(req)); err != nil {
+				return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+			}
+			return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, cell)}
+		}
+	default:
+		text, opponent := commandText(data)
+		if opponent != "" && data.Resolved != nil {
+			if u := data.Resolved.Users[opponent]; u != nil && u.Bot {
+				b.ephemeral(i, false, noteBotOpponent.text(lang))
+				return
+			}
+		}
+		if cmd, err := adapters.ParseCommand(text, ""); err == nil && cmd.Name == adapters.CmdPlay {
+			p := cmd.Play
+			slow = p.Level == engine.Hard && p.Rules.Cells() > 16 && p.Side != session.First
+		}
+		work = func() adapters.Reply { return b.d.Command(ctx, req, text) }
+	}
+	r, deferred := b.await(i, slow, discordgo.InteractionResponseDeferredChannelMessageWithSource, failed, work)
+	if r.Game == nil {
+		text := r.Text
+		if text == "" {
+			text = render.T(lang, render.MsgHelp)
+		}
+		b.ephemeral(i, deferred, text)
+		return
+	}
+	content, comps := board(*r.Game, r.Lang, "", r.Window)
+	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, content, comps) {
+		note := r.Text
+		if note == "" {
+			note = render.Status(*r.Game, r.Lang)
+		}
+		b.ephemeral(i, deferred, note)
+		return
+	}
+	content, comps = board(*r.Game, r.Lang, r.Text, r.Window)
+	var m *discordgo.Message
+	var err error
+	if deferred {
+		m, err = b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+	} else {
+		err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+		})
+		if err == nil {
+			m, err = b.s.InteractionResponse(i)
+		}
+	}
+	if err != nil {
+		b.logErr("post the board", i, err)
+		return
+	}
+	if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
+		b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
+	}
+}
+
+// actor returns the session actor of a request.
+func (b *Bot) actor(req adapters.Request) session.Actor {
+	return session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
+}
+
+// editBoard edits the board message id in the interaction's channel and
+// reports whether it succeeded.
+func (b *Bot) editBoard(ctx context.Context, i *discordgo.Interaction, id, content string, comps []discordgo.MessageComponent) bool {
+	_, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
+		Channel: i.ChannelID, ID: id, Content: &content, Components: &comps, AllowedMentions: noMentions(),
+	})
+	if err != nil {
+		b.logErr("edit the board", i, err)
+		return false
+	}
+	return true
+}
+
+// ack answers a tap without changing its message.
+func (b *Bot) ack(i *discordgo.Interaction) {
+	if err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+		b.logErr("acknowledge", i, err)
+	}
+}
+
+// ephemeral shows text to the interacting user only: as the answer, or,
+// when the interaction was answered already, as a follow-up. The public
+// "thinking" placeholder of a deferred command is removed first.
+func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
+	text = clip(text)
+	if !answered {
+		err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+		})
+		if err != nil {
+			b.logErr("reply", i, err)
+		}
+		return
+	}
+	if i.Type == discordgo.InteractionApplicationCommand {
+		if err := b.s.InteractionResponseDelete(i); err != nil {
+			b.logErr("remove the placeholder", i, err)
+		}
+	}
+	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
+	if err != nil {
+		b.logErr("reply", i, err)
+	}
+}
+
+// board returns the text and buttons of a game's message, with an
+// optional line above the board; window, when set, is the top-left cell
+// of the part of a large board the buttons show.
+func board(v session.View, l render.Lang, above string, window *engine.Point) (string, []discordgo.MessageComponent) {
+	content := render.Text(v, l)
+	if above != "" {
+		content = above + "\n\n" + content
+	}
+	kb := render.BoardKeyboard(v, l, render.DiscordLayout, window)
+	comps, trimmed := components(kb)
+	if (trimmed || kb.Partial) && v.Status() == session.Running {
+		content += "\n" + noteTypeMoves.text(l)
+	}
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return clip(content), comps
+}
+
+// clip cuts text to Discord's message length.
+func clip(s string) string {
+	if r := []rune(s); len(r) > maxContentLen {
+		return string(r[:maxContentLen-1]) + "…"
+	}
+	return s
+}
+
+// noMentions keeps names in a message (a nickname "@everyone") from
+// pinging anyone.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// logErr logs a failed Discord call without the interaction's token,
+// which discordgo puts in the URLs of its errors.
+func (b *Bot) logErr(what string, i *discordgo.Interaction, err error) {
+	b.log.Error("discord: "+what, "interaction", i.ID, "err", b.redact(err, i).Error())
+}
+
+// redactedError is an error whose text has its secrets replaced; it
+// unwraps to the original.
+type redactedError struct {
+	msg string
+	err error
+}
+
+// Error returns the redacted text.
+func (e *redactedError) Error() string { return e.msg }
+
+// Unwrap returns the original error.
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact returns err with the bot token and the interaction's token (which
+// discordgo puts in its URLs) replaced in its text.
+func (b *Bot) redact(err error, i *discordgo.Interaction) error {
+	s := err.Error()
+	if b.cfg.Token != "" {
+		s = strings.ReplaceAll(s, b.cfg.Token, "[redacted]")
+	}
+	if i != nil && i.Token != "" {
+		s = strings.ReplaceAll(s, i.Token, "[redacted]")
+	}
+	return &redactedError{msg: s, err: err}
+}

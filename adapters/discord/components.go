@@ -1,0 +1,127 @@
+package discord
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/render"
+	"github.com/bwmarrin/discordgo"
+)
+
+// Discord's limits on a message's buttons.
+const (
+	maxRows        = 5
+	maxRowButtons  = 5
+	maxCustomIDLen = 100
+	maxLabelLen    = 80
+)
+
+// idSep separates a button's callback data from the index that keeps its
+// custom_id unique in the message; the callback codec never uses it.
+const idSep = "#"
+
+// components maps a keyboard onto action rows within Discord's limits. A
+// keyboard that fits is kept whole. Otherwise the rows holding cells are
+// left out (moves are typed with /move) and what remains is cut to 5 rows
+// of 5 buttons. trimmed reports whether anything was left out.
+//
+// Every custom_id is unique in the message, as Discord requires: the first
+// button with some callback data carries the data itself, later ones (the
+// no-op buttons, which all encode to "n") get idSep and their index
+// appended; tapData undoes it.
+func components(kb render.Keyboard) (rows []discordgo.MessageComponent, trimmed bool) {
+	keep := kb.Rows
+	if !fits(keep) {
+		trimmed = true
+		keep = nil
+		for _, r := range kb.Rows {
+			if !boardRow(r) {
+				keep = append(keep, r)
+			}
+		}
+	}
+	seen := make(map[string]bool)
+	n := 0
+	for _, r := range keep {
+		if len(rows) == maxRows {
+			trimmed = true
+			break
+		}
+		if len(r) > maxRowButtons {
+			trimmed = true
+			r = r[:maxRowButtons]
+		}
+		var row discordgo.ActionsRow
+		for _, b := range r {
+			id := adapters.EncodeAction(b.Action)
+			if seen[id] {
+				id += idSep + strconv.Itoa(n)
+			}
+			n++
+			if len(id) > maxCustomIDLen {
+				trimmed = true
+				continue
+			}
+			seen[id] = true
+			row.Components = append(row.Components, button(b, id))
+		}
+		if len(row.Components) > 0 {
+			rows = append(rows, row)
+		}
+	}
+	return rows, trimmed
+}
+
+// fits reports whether rows are within the limits of one message.
+func fits(rows [][]render.Button) bool {
+	if len(rows) > maxRows {
+		return false
+	}
+	for _, r := range rows {
+		if len(r) > maxRowButtons {
+			return false
+		}
+	}
+	return true
+}
+
+// boardRow reports whether a keyboard row shows board cells: all its
+// buttons place a stone or do nothing.
+func boardRow(r []render.Button) bool {
+	for _, b := range r {
+		if b.Action.Kind != render.Place && b.Action.Kind != render.Noop {
+			return false
+		}
+	}
+	return true
+}
+
+// button returns the Discord button for b with the given custom_id.
+func button(b render.Button, id string) discordgo.Button {
+	label := b.Label
+	if label == "" {
+		label = "·"
+	}
+	if r := []rune(label); len(r) > maxLabelLen {
+		label = string(r[:maxLabelLen])
+	}
+	btn := discordgo.Button{Label: label, CustomID: id, Style: discordgo.SecondaryButton}
+	switch b.Action.Kind {
+	case render.Noop:
+		btn.Disabled = true
+	case render.Resign, render.Decline, render.Cancel:
+		btn.Style = discordgo.DangerButton
+	case render.Accept, render.Rematch:
+		btn.Style = discordgo.SuccessButton
+	case render.Scroll:
+		btn.Style = discordgo.PrimaryButton
+	}
+	return btn
+}
+
+// tapData returns the callback data of a button's custom_id.
+func tapData(customID string) string {
+	data, _, _ := strings.Cut(customID, idSep)
+	return data
+}

@@ -1,0 +1,161 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// client is a bare gateway and REST client of the fake, without discordgo.
+type client struct {
+	t  *testing.T
+	s  *Server
+	ws *websocket.Conn
+}
+
+// connect identifies on the gateway and reads READY.
+func connect(t *testing.T, s *Server) *client {
+	ws, _, err := websocket.DefaultDialer.Dial(s.gatewayURL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	c := &client{t: t, s: s, ws: ws}
+	if p := c.read(); p.Op != opHello {
+		t.Fatalf("first payload %+v", p)
+	}
+	ws.WriteJSON(map[string]any{"op": opIdentify, "d": map[string]any{"token": "Bot tok", "intents": 1}})
+	if p := c.read(); p.T != "READY" {
+		t.Fatalf("after IDENTIFY: %+v", p)
+	}
+	return c
+}
+
+func (c *client) read() payload {
+	c.t.Helper()
+	var p payload
+	if err := c.ws.ReadJSON(&p); err != nil {
+		c.t.Fatal(err)
+	}
+	return p
+}
+
+// do makes a REST request and returns the status and body.
+func (c *client) do(method, path, auth, body string) (int, string, http.Header) {
+	c.t.Helper()
+	req, _ := http.NewRequest(method, c.s.URL+"api/v10/"+path, strings.NewReader(body))
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// interaction sends a /play and returns its id and token.
+func (c *client) interaction() (string, string) {
+	id, err := c.s.Command(User{ID: "1", Name: "ann"}, "c", "play")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	p := c.read()
+	var d struct{ ID, Token string }
+	json.Unmarshal(p.D, &d)
+	if p.T != "INTERACTION_CREATE" || d.ID != id {
+		c.t.Fatalf("dispatched %+v", p)
+	}
+	return d.ID, d.Token
+}
+
+// buttons returns n rows of m buttons as JSON, with custom_ids from id.
+func buttons(n, m int, id func(r, b int) string) string {
+	var rows []string
+	for r := range n {
+		var bs []string
+		for b := range m {
+			bs = append(bs, fmt.Sprintf(`{"type":2,"style":2,"label":"x","custom_id":%q}`, id(r, b)))
+		}
+		rows = append(rows, `{"type":1,"components":[`+strings.Join(bs, ",")+`]}`)
+	}
+	return "[" + strings.Join(rows, ",") + "]"
+}
+
+func TestFakeEnforcesDiscordsRules(t *testing.T) {
+	s := New(Options{Token: "tok"})
+	defer s.Close()
+	if _, err := s.Command(User{ID: "1"}, "c", "play"); err != ErrNotConnected {
+		t.Errorf("command without a client: %v", err)
+	}
+	c := connect(t, s)
+	if st, _, _ := c.do("GET", "gateway", "", ""); st != 401 {
+		t.Errorf("gateway without a token: %d", st)
+	}
+	if st, body, _ := c.do("GET", "gateway", "Bot tok", ""); st != 200 || !strings.Contains(body, "/gateway-ws/") {
+		t.Errorf("gateway: %d %s", st, body)
+	}
+
+	id, token := c.interaction()
+	cb := "interactions/" + id + "/" + token + "/callback"
+	unique := func(r, b int) string { return fmt.Sprint(r, b) }
+	for name, comps := range map[string]string{
+		"six rows":           buttons(6, 1, unique),
+		"six buttons":        buttons(1, 6, unique),
+		"duplicate ids":      buttons(2, 2, func(int, int) string { return "n" }),
+		"long custom_id":     buttons(1, 1, func(int, int) string { return strings.Repeat("x", 101) }),
+		"button outside row": `[{"type":2,"style":2,"label":"x","custom_id":"a"}]`,
+	} {
+		if st, body, _ := c.do("POST", cb, "", `{"type":4,"data":{"content":"hi","components":`+comps+`}}`); st != 400 || !strings.Contains(body, "50035") {
+			t.Errorf("%s: %d %s", name, st, body)
+		}
+	}
+	if st, _, _ := c.do("POST", cb, "", `{"type":7,"data":{"content":"hi"}}`); st != 400 {
+		t.Errorf("update message on a command: %d", st)
+	}
+	if st, _, _ := c.do("POST", cb, "", `{"type":4,"data":{"content":"`+strings.Repeat("a", 2001)+`"}}`); st != 400 {
+		t.Errorf("2001 characters: %d", st)
+	}
+	if st, body, _ := c.do("POST", cb, "", `{"type":4,"data":{"content":"hi","components":`+buttons(5, 5, unique)+`}}`); st != 204 {
+		t.Fatalf("a full message: %d %s", st, body)
+	}
+	if st, body, _ := c.do("POST", cb, "", `{"type":4,"data":{"content":"again"}}`); st != 400 || !strings.Contains(body, "40060") {
+		t.Errorf("second answer: %d %s", st, body)
+	}
+	orig := "webhooks/" + AppID + "/" + token + "/messages/@original"
+	if st, body, _ := c.do("PATCH", orig, "", `{"content":"edited"}`); st != 200 || !strings.Contains(body, `"edited"`) {
+		t.Errorf("edit original: %d %s", st, body)
+	}
+	m, _ := s.Message(s.Response(id).Original)
+	if m.Content != "edited" || len(m.Rows) != 5 || m.Edits != 1 {
+		t.Errorf("message %+v", m)
+	}
+
+	s.RateLimit("GET", "channels/", 1, 1.5)
+	st, body, h := c.do("GET", "channels/c/messages/"+m.ID, "Bot tok", "")
+	if st != 429 || !strings.Contains(body, `"retry_after":1.5`) || h.Get("Retry-After") != "2" || h.Get("X-RateLimit-Reset-After") != "1.500" {
+		t.Errorf("rate limited: %d %s %v", st, body, h)
+	}
+	if st, _, _ := c.do("GET", "channels/c/messages/"+m.ID, "Bot tok", ""); st != 200 {
+		t.Errorf("after the limit: %d", st)
+	}
+
+	c.ws.WriteJSON(map[string]any{"op": opHeartbeat, "d": 1})
+	if p := c.read(); p.Op != opHeartbeatAck {
+		t.Errorf("heartbeat answered %+v", p)
+	}
+	if err := s.WaitFor(5*time.Second, "the heartbeat count", func() bool { return s.Heartbeats() == 1 }); err != nil {
+		t.Error(err)
+	}
+	if got := len(s.Calls()); got != 14 {
+		t.Errorf("%d calls recorded, want 14", got)
+	}
+}

@@ -1,0 +1,23 @@
+// Package discord plays the bot's games on Discord through discordgo:
+// slash commands (/play, /move, /resign, /stats, /top, /lang, /help)
+// registered by bulk overwrite at start, and boards as messages whose
+// buttons are the cells.
+//
+// Every interaction is answered within Discord's three seconds: a tap on
+// a board is answered by updating that message in place, a refusal by an
+// ephemeral reply only the tapper sees, and when the AI may think longer
+// (hard on boards larger than 4×4, or any action still running after
+// Config.DeferAfter) the interaction is deferred first and the message
+// edited once the move is committed.
+//
+// A message holds at most 5 rows of 5 buttons, so boards up to 4×4 are
+// shown whole with a control row; for larger keyboards the cell rows are
+// left out and moves are typed with /move.
+//
+// SetAPIBase changes discordgo's endpoint variables, which are
+// process-global: call it before New, and in tests point every Bot of a
+// process at one base (or run them one after another).
+//
+// A Bot is safe for concurrent use; discordgo delivers each interaction on
+// its own goroutine.
+package discord

@@ -1,0 +1,278 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// The tests of this package share discordgo's process-global endpoint
+// variables: each harness points them at its own fake, so the tests run
+// one after another (none calls t.Parallel).
+
+const testToken = "MTAx.fake-bot-token.never-print"
+
+// waitLimit only bounds a failing test; nothing waits for it to pass.
+const waitLimit = 20 * time.Second
+
+var (
+	ann   = discordtest.User{ID: "100000000000000001", Name: "ann", Locale: "en-US"}
+	bob   = discordtest.User{ID: "100000000000000002", Name: "bob", Locale: "zh-CN"}
+	carol = discordtest.User{ID: "100000000000000003", Name: "carol", Locale: "en-GB"}
+	robot = discordtest.User{ID: "100000000000000004", Name: "robot", Bot: true}
+)
+
+// harness runs a Bot on a bbolt file against a fake Discord.
+type harness struct {
+	t    testing.TB
+	fake *discordtest.Server
+	db   string
+	cfg  Config
+	logs syncBuffer
+
+	store  *session.BoltStore
+	svc    *session.Service
+	cancel context.CancelFunc
+	done   chan error
+
+	mu      sync.Mutex
+	handled map[string]chan struct{}
+	// gate, when set, holds every AI move until it is closed.
+	gate chan struct{}
+	// fire is what Config.After returns: nil never fires, so no
+	// interaction is deferred by the clock unless a test says so.
+	fire chan time.Time
+	seed uint64
+}
+
+// syncBuffer is a bytes.Buffer for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newHarness starts a fake Discord and a bot on a fresh database; edit
+// changes the bot's config first.
+func newHarness(t testing.TB, edit func(*Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), handled: make(map[string]chan struct{})}
+	h.fake = discordtest.New(discordtest.Options{Token: testToken})
+	if err := SetAPIBase(h.fake.URL); err != nil {
+		t.Fatal(err)
+	}
+	h.cfg = Config{
+		Token: testToken, AppID: discordtest.AppID,
+		After:   func(time.Duration) <-chan time.Time { h.mu.Lock(); defer h.mu.Unlock(); return h.fire },
+		Handled: func(id string) { close(h.handledChan(id)) },
+		Log:     slog.New(slog.NewTextHandler(&h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	if edit != nil {
+		edit(&h.cfg)
+	}
+	t.Cleanup(func() {
+		if h.cancel != nil {
+			h.stop()
+		}
+		h.fake.Close()
+		if err := SetAPIBase(DefaultAPIBase); err != nil {
+			t.Error(err)
+		}
+		if logs := h.logs.String(); strings.Contains(logs, testToken) || strings.Contains(logs, "itoken-") {
+			t.Errorf("a token was logged:\n%s", logs)
+		}
+	})
+	h.boot()
+	return h
+}
+
+// handledChan returns the channel closed when the interaction id has been
+// answered completely.
+func (h *harness) handledChan(id string) chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.handled[id]
+	if !ok {
+		c = make(chan struct{})
+		h.handled[id] = c
+	}
+	return c
+}
+
+// newPlayer is the session's AI: the engine's, held at the gate when one
+// is set.
+func (h *harness) newPlayer(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+	p, err := engine.NewPlayer(l, rng)
+	if err != nil {
+		return nil, err
+	}
+	return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
+		h.mu.Lock()
+		gate := h.gate
+		h.mu.Unlock()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return engine.Point{}, ctx.Err()
+			}
+		}
+		return p.Move(ctx, b)
+	}), nil
+}
+
+// boot opens the database and runs a bot until stop, returning once its
+// commands are registered.
+func (h *harness) boot() {
+	h.t.Helper()
+	store, err := session.OpenBolt(h.db, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.store = store
+	h.svc = session.New(store, &session.Config{
+		NewSeed:   func() uint64 { h.mu.Lock(); defer h.mu.Unlock(); h.seed++; return h.seed },
+		NewPlayer: h.newPlayer,
+	})
+	bot, err := New(h.svc, h.cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	registered := h.countCalls("PUT", "/commands")
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel, h.done = cancel, make(chan error, 1)
+	go func() { h.done <- bot.Run(ctx) }()
+	err = h.fake.WaitFor(waitLimit, "commands registered", func() bool {
+		return h.countCalls("PUT", "/commands") > registered
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// stop stops the bot and closes the database.
+func (h *harness) stop() {
+	h.t.Helper()
+	h.cancel()
+	if err := <-h.done; err != nil {
+		h.t.Errorf("Run: %v", err)
+	}
+	h.cancel = nil
+	if err := h.store.Close(); err != nil {
+		h.t.Error(err)
+	}
+}
+
+// countCalls counts REST calls with the method whose path ends with
+// suffix and that succeeded.
+func (h *harness) countCalls(method, suffix string) int {
+	n := 0
+	for _, c := range h.fake.Calls() {
+		if c.Method == method && strings.HasSuffix(c.Path, suffix) && c.Status < 300 {
+			n++
+		}
+	}
+	return n
+}
+
+// await waits until the bot has answered interaction id completely.
+func (h *harness) await(id string) {
+	h.t.Helper()
+	select {
+	case <-h.handledChan(id):
+	case <-time.After(waitLimit):
+		h.t.Fatalf("interaction %s not handled; calls: %+v", id, h.fake.Calls())
+	}
+}
+
+// command sends a slash command and waits for its answer.
+func (h *harness) command(u discordtest.User, channel, name string, opts ...discordtest.Option) (string, discordtest.Response) {
+	h.t.Helper()
+	id, err := h.fake.Command(u, channel, name, opts...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.await(id)
+	return id, h.fake.Response(id)
+}
+
+// tap taps a button and waits for the answer.
+func (h *harness) tap(u discordtest.User, message, customID string) discordtest.Response {
+	h.t.Helper()
+	id, err := h.fake.Tap(u, message, customID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.await(id)
+	return h.fake.Response(id)
+}
+
+// play starts a game by /play and returns the board message.
+func (h *harness) play(u discordtest.User, channel string, opts ...discordtest.Option) discordtest.Message {
+	h.t.Helper()
+	_, r := h.command(u, channel, cmdPlay, opts...)
+	m, ok := h.fake.Message(r.Original)
+	if r.Type != 4 || !ok || m.Ephemeral {
+		h.t.Fatalf("/play answered %+v, message %+v", r, m)
+	}
+	return m
+}
+
+// message returns the message with the id.
+func (h *harness) message(id string) discordtest.Message {
+	h.t.Helper()
+	m, ok := h.fake.Message(id)
+	if !ok {
+		h.t.Fatalf("no message %s", id)
+	}
+	return m
+}
+
+// ephemeral returns the text of the ephemeral message answering r, and
+// checks that only u sees it.
+func (h *harness) ephemeral(r discordtest.Response, u discordtest.User) string {
+	h.t.Helper()
+	ids := append([]string{r.Original}, r.Followups...)
+	for _, id := range ids {
+		if m, ok := h.fake.Message(id); ok && m.Ephemeral && !m.Deleted {
+			if m.VisibleTo != u.ID {
+				h.t.Fatalf("ephemeral message %+v is not for %s", m, u.Name)
+			}
+			return m.Content
+		}
+	}
+	h.t.Fatalf("no ephemeral message in %+v", r)
+	return ""
+}
+
+// placeButtons returns the custom_ids of a message's live cell buttons.
+func placeButtons(m discordtest.Message) []string {
+	var ids []string
+	for _, b := range m.Buttons() {
+		if strings.HasPrefix(b.CustomID, "p:") && !b.Disabled {
+			ids = append(ids, b.CustomID)
+		}
+	}
+	return ids
+}

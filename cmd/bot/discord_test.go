@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/adapters/discord"
+	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+)
+
+func TestRunServesDiscord(t *testing.T) {
+	const token = "MTAy.fake-discord-token.never-print"
+	fake := discordtest.New(discordtest.Options{Token: token})
+	defer fake.Close()
+	defer discord.SetAPIBase(discord.DefaultAPIBase)
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "c.yaml")
+	yaml := fmt.Sprintf("discord:\n  app_id: %q\n  guild_id: %q\n  api_base: %q\n", discordtest.AppID, discordtest.GuildID, fake.URL)
+	if err := os.WriteFile(cfgPath, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-config", cfgPath, "-db", filepath.Join(dir, "bot.db")},
+			env(map[string]string{"DISCORD_TOKEN": token, "BOT_LOG_LEVEL": "debug"}), strings.NewReader(""), &out, &errOut)
+	}()
+	if err := fake.WaitFor(20*time.Second, "guild commands", func() bool { return len(fake.Commands(discordtest.GuildID)) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	id, err := fake.Command(discordtest.User{ID: "1", Name: "ann"}, "c", "play")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.WaitFor(20*time.Second, "the board", func() bool { return fake.Response(id).Type == 4 }); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := fake.Message(fake.Response(id).Original)
+	if !strings.Contains(m.Content, "ann  vs") || len(m.Rows) != 4 {
+		t.Errorf("board %+v", m)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	if all := out.String() + errOut.String(); strings.Contains(all, "fake-discord-token") {
+		t.Fatalf("token printed:\n%s", all)
+	}
+}
