@@ -1,12 +1,15 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -14,8 +17,19 @@ import (
 
 // Bucket names of the bbolt file.
 var (
-	bucketGames   = []byte("games")   // game id → gameRecord (JSON)
-	bucketRunning = []byte("running") // platform, chat, user → id of the running AI game
+	bucketGames        = []byte("games")        // game id → gameRecord (JSON)
+	bucketRunning      = []byte("running")      // platform, chat, user → id of the running AI game
+	bucketLive         = []byte("live")         // platform, chat, created, id → id of an open or running game
+	bucketDeadlines    = []byte("deadlines")    // deadline, id → id of a live game
+	bucketLast         = []byte("last")         // platform, chat, user → id of the user's last finished game
+	bucketStats        = []byte("stats")        // platform, user → statsRecord
+	bucketChatPlayers  = []byte("chatplayers")  // platform, chat, user → nothing
+	bucketChatSettings = []byte("chatsettings") // platform, chat → settingsRecord
+	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
+	allBuckets         = [][]byte{
+		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
+		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
+	}
 )
 
 // BoltOptions tunes OpenBolt. The zero value (or nil) means the documented
@@ -29,9 +43,13 @@ type BoltOptions struct {
 	NoSync bool
 }
 
-// BoltStore is a Store in one bbolt file.
+// BoltStore is a Store in one bbolt file. Its Update commits alone when
+// no other commit is in flight, and otherwise joins a group commit (bbolt's
+// Batch): many games' changes share one fsync.
 type BoltStore struct {
 	db *bolt.DB
+	// inflight counts Update calls in progress.
+	inflight atomic.Int64
 }
 
 // OpenBolt opens (creating it and its directory when missing) the bbolt file
@@ -58,7 +76,7 @@ func OpenBolt(path string, opts *BoltOptions) (*BoltStore, error) {
 		return nil, fmt.Errorf("session: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketRunning} {
+		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -84,12 +102,20 @@ func (s *BoltStore) View(ctx context.Context, fn func(Tx) error) error {
 	return s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
 }
 
-// Update runs fn in a read-write bbolt transaction.
+// Update runs fn in a read-write bbolt transaction. When another Update
+// is in flight it joins a batch with the others (bbolt's Batch), so fn
+// may run more than once: in a batch that is rolled back because another
+// function in it failed, and then again.
 func (s *BoltStore) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	run := func(tx *bolt.Tx) error { return fn(boltTx{tx}) }
+	defer s.inflight.Add(-1)
+	if s.inflight.Add(1) > 1 {
+		return s.db.Batch(run)
+	}
+	return s.db.Update(run)
 }
 
 // Close closes the bbolt file.
@@ -126,26 +152,82 @@ func (t boltTx) PutGame(g Game) error {
 	if err := games.Put([]byte(g.ID), data); err != nil {
 		return fmt.Errorf("session: put game %q: %w", g.ID, err)
 	}
-	return t.indexRunning(old, &g)
+	if err := t.index(old, &g); err != nil {
+		return fmt.Errorf("session: put game %q: index: %w", g.ID, err)
+	}
+	return nil
 }
 
-// indexRunning keeps the running-game index in step when a game goes from
-// old (nil when new) to g.
-func (t boltTx) indexRunning(old, g *Game) error {
-	running := t.tx.Bucket(bucketRunning)
-	if old != nil {
-		for _, k := range runningKeys(old) {
-			if err := running.Delete(k); err != nil {
+// index keeps the indexes in step when a game goes from old (nil when new)
+// to g: it deletes old's keys and puts g's.
+func (t boltTx) index(old, g *Game) error {
+	indexes := []struct {
+		bucket []byte
+		keys   func(*Game) [][]byte
+	}{
+		{bucketRunning, runningKeys},
+		{bucketLive, liveKeys},
+		{bucketDeadlines, deadlineKeys},
+	}
+	for _, ix := range indexes {
+		b := t.tx.Bucket(ix.bucket)
+		if old != nil {
+			for _, k := range ix.keys(old) {
+				if err := b.Delete(k); err != nil {
+					return err
+				}
+			}
+		}
+		for _, k := range ix.keys(g) {
+			if err := b.Put(k, []byte(g.ID)); err != nil {
 				return err
 			}
 		}
 	}
-	for _, k := range runningKeys(g) {
-		if err := running.Put(k, []byte(g.ID)); err != nil {
-			return err
+	if g.Status.Over() && g.Status.Played() && (old == nil || !old.Status.Over()) {
+		last := t.tx.Bucket(bucketLast)
+		for _, s := range g.Seats {
+			if !s.IsAI() && s.User.ID != "" {
+				if err := last.Put(userKey(g.Platform, g.Chat, s.User.ID), []byte(g.ID)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// liveKeys returns the live-game index key of an open or running game.
+func liveKeys(g *Game) [][]byte {
+	if g.Status.Over() {
+		return nil
+	}
+	k := append([]byte(string(g.Platform)+"\x00"+g.Chat+"\x00"), timeKey(g.Created)...)
+	return [][]byte{append(k, g.ID...)}
+}
+
+// deadlineKeys returns the deadline index key of a live game with a
+// deadline.
+func deadlineKeys(g *Game) [][]byte {
+	if g.Status.Over() || g.Deadline.IsZero() {
+		return nil
+	}
+	return [][]byte{append(timeKey(g.Deadline), g.ID...)}
+}
+
+// timeKey returns t as 8 bytes that sort in time order, for times from
+// 1970 to 2262; earlier times sort first.
+func timeKey(t time.Time) []byte {
+	n := t.UnixNano()
+	if t.Before(time.Unix(0, 0)) {
+		n = 0
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(n))
+}
+
+// userKey joins platform, chat and user with NUL bytes.
+func userKey(p Platform, chat, userID string) []byte {
+	return []byte(string(p) + "\x00" + chat + "\x00" + userID)
 }
 
 // runningKeys returns the index keys of a running game against the AI:
@@ -157,16 +239,10 @@ func runningKeys(g *Game) [][]byte {
 	var keys [][]byte
 	for _, s := range g.Seats {
 		if !s.IsAI() {
-			keys = append(keys, runningKey(g.Platform, g.Chat, s.User.ID))
+			keys = append(keys, userKey(g.Platform, g.Chat, s.User.ID))
 		}
 	}
 	return keys
-}
-
-// runningKey joins platform, chat and user with NUL bytes, which none of
-// them contains.
-func runningKey(p Platform, chat, userID string) []byte {
-	return []byte(string(p) + "\x00" + chat + "\x00" + userID)
 }
 
 func (t boltTx) NewGameID() (GameID, error) {
@@ -178,9 +254,116 @@ func (t boltTx) NewGameID() (GameID, error) {
 }
 
 func (t boltTx) RunningGame(p Platform, chat, userID string) (GameID, error) {
-	id := t.tx.Bucket(bucketRunning).Get(runningKey(p, chat, userID))
+	id := t.tx.Bucket(bucketRunning).Get(userKey(p, chat, userID))
 	if id == nil {
 		return "", fmt.Errorf("session: running game of %q in %s chat %q: %w", userID, p, chat, ErrNotFound)
 	}
 	return GameID(id), nil // string conversion copies
+}
+
+func (t boltTx) LiveGames(p Platform, chat string) ([]GameID, error) {
+	prefix := []byte(string(p) + "\x00" + chat + "\x00")
+	var ids []GameID
+	c := t.tx.Bucket(bucketLive).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		// A chat id may itself be a prefix of another chat's: the rest of
+		// the key is exactly a time and the id.
+		if len(k) == len(prefix)+8+len(v) {
+			ids = append(ids, GameID(v))
+		}
+	}
+	return ids, nil
+}
+
+func (t boltTx) LastGame(p Platform, chat, userID string) (GameID, error) {
+	id := t.tx.Bucket(bucketLast).Get(userKey(p, chat, userID))
+	if id == nil {
+		return "", fmt.Errorf("session: last game of %q in %s chat %q: %w", userID, p, chat, ErrNotFound)
+	}
+	return GameID(id), nil
+}
+
+func (t boltTx) Due(at time.Time, limit int) ([]GameID, error) {
+	end := timeKey(at)
+	var ids []GameID
+	c := t.tx.Bucket(bucketDeadlines).Cursor()
+	for k, v := c.First(); k != nil && len(ids) < limit && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
+		ids = append(ids, GameID(v))
+	}
+	return ids, nil
+}
+
+func (t boltTx) Stats(p Platform, userID string) (Stats, error) {
+	data := t.tx.Bucket(bucketStats).Get([]byte(string(p) + "\x00" + userID))
+	if data == nil {
+		return newStats(User{ID: userID}), nil
+	}
+	return decodeStats(data)
+}
+
+func (t boltTx) PutStats(p Platform, chat string, s Stats) error {
+	if s.User.ID == "" {
+		return fmt.Errorf("session: put stats: %w: no user", ErrBadRequest)
+	}
+	data, err := encodeStats(&s)
+	if err != nil {
+		return fmt.Errorf("session: put stats of %q: %w", s.User.ID, err)
+	}
+	if err := t.tx.Bucket(bucketStats).Put([]byte(string(p)+"\x00"+s.User.ID), data); err != nil {
+		return fmt.Errorf("session: put stats of %q: %w", s.User.ID, err)
+	}
+	if err := t.tx.Bucket(bucketChatPlayers).Put(userKey(p, chat, s.User.ID), nil); err != nil {
+		return fmt.Errorf("session: put stats of %q: %w", s.User.ID, err)
+	}
+	return nil
+}
+
+func (t boltTx) ChatPlayers(p Platform, chat string) ([]string, error) {
+	prefix := []byte(string(p) + "\x00" + chat + "\x00")
+	var ids []string
+	c := t.tx.Bucket(bucketChatPlayers).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if rest := k[len(prefix):]; bytes.IndexByte(rest, 0) < 0 {
+			ids = append(ids, string(rest))
+		}
+	}
+	return ids, nil
+}
+
+func (t boltTx) ChatSettings(p Platform, chat string) (ChatSettings, error) {
+	data := t.tx.Bucket(bucketChatSettings).Get([]byte(string(p) + "\x00" + chat))
+	if data == nil {
+		return ChatSettings{}, nil
+	}
+	return decodeSettings[ChatSettings](data)
+}
+
+func (t boltTx) PutChatSettings(p Platform, chat string, s ChatSettings) error {
+	data, err := encodeSettings(s)
+	if err == nil {
+		err = t.tx.Bucket(bucketChatSettings).Put([]byte(string(p)+"\x00"+chat), data)
+	}
+	if err != nil {
+		return fmt.Errorf("session: put settings of chat %q: %w", chat, err)
+	}
+	return nil
+}
+
+func (t boltTx) UserSettings(p Platform, userID string) (UserSettings, error) {
+	data := t.tx.Bucket(bucketUserSettings).Get([]byte(string(p) + "\x00" + userID))
+	if data == nil {
+		return UserSettings{}, nil
+	}
+	return decodeSettings[UserSettings](data)
+}
+
+func (t boltTx) PutUserSettings(p Platform, userID string, s UserSettings) error {
+	data, err := encodeSettings(s)
+	if err == nil {
+		err = t.tx.Bucket(bucketUserSettings).Put([]byte(string(p)+"\x00"+userID), data)
+	}
+	if err != nil {
+		return fmt.Errorf("session: put settings of user %q: %w", userID, err)
+	}
+	return nil
 }

@@ -42,8 +42,8 @@ func TestDecodeRefusesBadRecords(t *testing.T) {
 	g := sampleGame()
 	good, _ := encodeGame(&g)
 	tests := map[string]string{
-		"newer schema":    strings.Replace(string(good), `"v":1`, `"v":2`, 1),
-		"no schema":       strings.Replace(string(good), `"v":1,`, ``, 1),
+		"newer schema":    strings.Replace(string(good), `"v":2`, `"v":3`, 1),
+		"no schema":       strings.Replace(string(good), `"v":2,`, ``, 1),
 		"truncated":       string(good[:len(good)/2]),
 		"not json":        "\x00\x01garbage",
 		"empty":           "",
