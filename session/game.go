@@ -98,7 +98,7 @@ type Game struct {
 	// Challenger is the side of the person who proposed a duel; Empty for
 	// games against the AI.
 	Challenger engine.Stone
-	Moves []engine.Point
+	Moves      []engine.Point
 	// Status and Winner say how the game ended; Winner is engine.Empty
 	// while running and for a draw.
 	Status Status
