@@ -158,16 +158,22 @@ func consistent(g *Game, o engine.Outcome) error {
 
 // statsRecord is the stored form of Stats.
 type statsRecord struct {
-	Schema  int                    `json:"v"`
-	User    User                   `json:"user"`
-	Results [3][numOpponents]Tally `json:"res"`
-	Rating  float64                `json:"elo"`
-	Duels   int                    `json:"duels,omitempty"`
+	Schema int  `json:"v"`
+	User   User `json:"user"`
+	// Results is indexed by family and opponent; decoding checks its
+	// shape, which a fixed-size array would not.
+	Results [][]Tally `json:"res"`
+	Rating  float64   `json:"elo"`
+	Duels   int       `json:"duels,omitempty"`
 }
 
 // encodeStats returns the stored form of s.
 func encodeStats(s *Stats) ([]byte, error) {
-	return json.Marshal(statsRecord{Schema: schemaVersion, User: s.User, Results: s.Results, Rating: s.Rating, Duels: s.Duels})
+	r := statsRecord{Schema: schemaVersion, User: s.User, Rating: s.Rating, Duels: s.Duels}
+	for _, f := range s.Results {
+		r.Results = append(r.Results, f[:])
+	}
+	return json.Marshal(r)
 }
 
 // decodeStats parses stored stats. It returns an error wrapping ErrSchema
@@ -183,14 +189,22 @@ func decodeStats(data []byte) (Stats, error) {
 	if r.User.ID == "" || r.Duels < 0 || r.Rating < 0 || r.Rating > 10000 {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: user, %d duels, rating %v", r.User.ID, ErrSchema, r.Duels, r.Rating)
 	}
-	for _, f := range r.Results {
-		for _, t := range f {
+	s := Stats{User: r.User, Rating: r.Rating, Duels: r.Duels}
+	if len(r.Results) != len(s.Results) {
+		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d families", r.User.ID, ErrSchema, len(r.Results))
+	}
+	for f, row := range r.Results {
+		if len(row) != len(s.Results[f]) {
+			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d opponents", r.User.ID, ErrSchema, len(row))
+		}
+		for o, t := range row {
 			if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 {
 				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: negative count", r.User.ID, ErrSchema)
 			}
+			s.Results[f][o] = t
 		}
 	}
-	return Stats{User: r.User, Results: r.Results, Rating: r.Rating, Duels: r.Duels}, nil
+	return s, nil
 }
 
 // settingsRecord is the stored form of chat and user settings.
