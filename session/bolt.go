@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -43,14 +43,31 @@ type BoltOptions struct {
 	NoSync bool
 }
 
-// BoltStore is a Store in one bbolt file. Its Update commits alone when
-// no other commit is in flight, and otherwise joins a group commit (bbolt's
-// Batch): many games' changes share one fsync.
+// BoltStore is a Store in one bbolt file. Its Update uses group commit:
+// an Update that finds no commit in progress commits at once; those that
+// arrive while one is in progress queue up and commit together in the
+// next transaction, so many games' changes share one fsync without
+// waiting on a timer.
 type BoltStore struct {
 	db *bolt.DB
-	// inflight counts Update calls in progress.
-	inflight atomic.Int64
+
+	mu sync.Mutex
+	// queue holds the calls waiting for the next group commit.
+	queue []*call
+	// leading is set while some Update is committing a group.
+	leading bool
 }
+
+// call is one Update waiting in a group commit.
+type call struct {
+	fn func(*bolt.Tx) error
+	// done receives the call's result, or errLead when the call is to
+	// commit the next group itself.
+	done chan error
+}
+
+// errLead tells a waiting call that it leads the next group commit.
+var errLead = errors.New("session: lead the next group commit")
 
 // OpenBolt opens (creating it and its directory when missing) the bbolt file
 // at path with mode 0600. It returns an error wrapping ErrLocked when
@@ -102,20 +119,78 @@ func (s *BoltStore) View(ctx context.Context, fn func(Tx) error) error {
 	return s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
 }
 
-// Update runs fn in a read-write bbolt transaction. When another Update
-// is in flight it joins a batch with the others (bbolt's Batch), so fn
-// may run more than once: in a batch that is rolled back because another
-// function in it failed, and then again.
+// Update runs fn in a read-write bbolt transaction, grouped with the
+// other Updates that arrived while the previous group was committing. fn
+// may run more than once: when another function of its group fails, the
+// group is rolled back and run again without it; a function that fails
+// is run again alone, and its error there is the result.
 func (s *BoltStore) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	run := func(tx *bolt.Tx) error { return fn(boltTx{tx}) }
-	defer s.inflight.Add(-1)
-	if s.inflight.Add(1) > 1 {
-		return s.db.Batch(run)
+	c := &call{fn: func(tx *bolt.Tx) error { return fn(boltTx{tx}) }, done: make(chan error, 1)}
+	s.mu.Lock()
+	s.queue = append(s.queue, c)
+	if s.leading {
+		s.mu.Unlock()
+		if err := <-c.done; err != errLead {
+			return err
+		}
+		s.mu.Lock()
 	}
-	return s.db.Update(run)
+	// This call leads: commit everything queued, then hand the lead to the
+	// first call that queued meanwhile.
+	s.leading = true
+	group := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+
+	s.commitGroup(group)
+
+	s.mu.Lock()
+	if len(s.queue) > 0 {
+		s.queue[0].done <- errLead
+	} else {
+		s.leading = false
+	}
+	s.mu.Unlock()
+	return <-c.done
+}
+
+// commitGroup runs the calls' functions in one transaction and sends each
+// its result. When one fails, it alone is run again in a transaction of
+// its own, and the others are committed again without it.
+func (s *BoltStore) commitGroup(group []*call) {
+	failed := -1
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		for i, c := range group {
+			if err := safeCall(c.fn, tx); err != nil {
+				failed = i
+				return err
+			}
+		}
+		return nil
+	})
+	if failed < 0 || len(group) == 1 {
+		for _, c := range group {
+			c.done <- err
+		}
+		return
+	}
+	bad := group[failed]
+	bad.done <- s.db.Update(func(tx *bolt.Tx) error { return safeCall(bad.fn, tx) })
+	s.commitGroup(append(group[:failed:failed], group[failed+1:]...))
+}
+
+// safeCall runs fn, turning a panic into an error so that one bad
+// function cannot take its group down with it.
+func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("session: update panicked: %v", p)
+		}
+	}()
+	return fn(tx)
 }
 
 // Close closes the bbolt file.
