@@ -211,7 +211,7 @@ func (t boltTx) PutGame(g Game) error {
 	games := t.tx.Bucket(bucketGames)
 	var old *Game
 	if data := games.Get([]byte(g.ID)); data != nil {
-		prev, err := decodeGame(data)
+		prev, err := decodeGameHeader(data)
 		if err != nil {
 			return err
 		}

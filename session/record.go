@@ -235,3 +235,32 @@ func decodeSettings[T interface{ validate() error }](data []byte) (T, error) {
 	}
 	return r.Settings, nil
 }
+
+// decodeGameHeader parses the parts of a stored game its indexes use (id,
+// place, seats, status, version, times), skipping its moves and their
+// replay: a write only needs these of the version it replaces. It returns
+// an error wrapping ErrSchema when the record is from a newer schema or
+// malformed.
+func decodeGameHeader(data []byte) (Game, error) {
+	var r struct {
+		Schema   int       `json:"v"`
+		ID       GameID    `json:"id"`
+		Platform Platform  `json:"p"`
+		Chat     string    `json:"chat"`
+		Seats    [2]Seat   `json:"seats"`
+		Status   Status    `json:"status"`
+		Version  int       `json:"ver"`
+		Deadline time.Time `json:"due,omitzero"`
+		Created  time.Time `json:"created"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Game{}, fmt.Errorf("session: decode game: %w: %v", ErrSchema, err)
+	}
+	if (r.Schema != schemaVersion && r.Schema != 1) || !r.Status.valid() {
+		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, status %q", r.ID, ErrSchema, r.Schema, r.Status)
+	}
+	return Game{
+		ID: r.ID, Platform: r.Platform, Chat: r.Chat, Seats: r.Seats, Status: r.Status,
+		Version: r.Version, Deadline: r.Deadline, Created: r.Created,
+	}, nil
+}
