@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/console"
@@ -68,7 +69,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			log.Error("closing the database", "err", err)
 		}
 	}()
-	svc := session.New(store, nil)
+	// The console is made below; the sweeper, which reports to it, starts
+	// only after that.
+	var con *console.Console
+	svc := session.New(store, &session.Config{OnExpire: func(v session.View) { con.Expired(v) }})
 
 	if cfg.Telegram.Token != "" || cfg.Discord.Token != "" {
 		if !cfg.Console.Enabled {
@@ -78,7 +82,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	log.Debug("starting the console game", "db", cfg.Database.Path)
 	d := adapters.NewDispatcher(svc, console.Platform, "", log)
 	user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
-	return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+	con = console.New(d, stdin, stdout, user, cfg.Console.Locale)
+	defer startSweeper(ctx, svc, log)()
+	return con.Run(ctx)
+}
+
+// sweepEvery is how often expired games and challenges are ended.
+const sweepEvery = 30 * time.Second
+
+// startSweeper ends expired games in the background until the returned
+// stop function is called; stop waits for the sweeper to finish.
+func startSweeper(ctx context.Context, svc *session.Service, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	ticker := time.NewTicker(sweepEvery)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		svc.RunSweeper(ctx, ticker.C, func(err error) { log.Error("sweeping expired games", "err", err) })
+	}()
+	return func() {
+		cancel()
+		ticker.Stop()
+		<-done
+	}
 }
 
 // getenvDefault returns the variable's value, or def when it is empty.
