@@ -169,11 +169,14 @@ func (s *Service) view(g *Game) (View, error) {
 }
 
 // Rematch starts a game with the rules of a finished one and the colours
-// swapped, and returns it. Either player of a duel, or the person who
-// played the AI, may ask; every request after the first returns the game
-// the first one created. Refusals: ErrNotFound, ErrNotAPlayer,
-// ErrNotOver, ErrNotStarted (a challenge that never became a game), and
-// ErrAlreadyPlaying with the user's running game against the AI.
+// swapped, and returns it. Against the AI the game starts at once. In a
+// duel the first request is a challenge to the other player (it lapses
+// like any other), and the other player's request accepts it. Every
+// request after the first returns that same game, unless its challenge
+// was declined, cancelled or lapsed: then a new one is made. Refusals:
+// ErrNotFound, ErrNotAPlayer, ErrNotOver, ErrNotStarted (a challenge that
+// never became a game), and ErrAlreadyPlaying with the user's running
+// game against the AI.
 func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, error) {
 	defer s.locks.lock(string(id))()
 	old, err := s.loadFor(ctx, who, id)
@@ -184,7 +187,9 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, erro
 		if old.SideOf(who.User.ID) == engine.Empty {
 			return View{}, fmt.Errorf("session: rematch of %s by %q: %w", id, who.User.ID, ErrNotAPlayer)
 		}
-		return s.Game(ctx, old.Rematch)
+		if v, done, err := s.joinRematch(ctx, who, old.Rematch); done || err != nil {
+			return v, err
+		}
 	}
 	// A game that expires now may be rematched like any other.
 	if _, err := s.expireIfDue(ctx, &old); err != nil && !errors.Is(err, ErrExpired) {
@@ -201,7 +206,7 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, erro
 	g := s.newGame(who, old.Rules, Running)
 	g.Seats = [2]Seat{old.Seats[1], old.Seats[0]}
 	if g.IsDuel() {
-		g.Challenger = g.SideOf(who.User.ID)
+		g.Status, g.Challenger = Open, g.SideOf(who.User.ID)
 	} else {
 		defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
 		if v, err := s.runningAI(ctx, who); err != nil {
@@ -224,4 +229,27 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, erro
 		return View{}, fmt.Errorf("session: rematch of %s: %w", id, err)
 	}
 	return v, nil
+}
+
+// joinRematch answers a later request for the rematch id: the other
+// player of a duel accepts its challenge, anyone else gets the game as it
+// is. It reports done false when the rematch challenge is dead (declined,
+// cancelled or lapsed), so that a new one should be made. The caller holds
+// the lock of the finished game.
+func (s *Service) joinRematch(ctx context.Context, who Actor, id GameID) (View, bool, error) {
+	v, err := s.Game(ctx, id)
+	if err != nil {
+		return View{}, false, err
+	}
+	switch {
+	case v.Status() == Open && v.SideOf(who.User.ID) == v.Challenger().Opponent():
+		v, err := s.Accept(ctx, who, id)
+		if errors.Is(err, ErrExpired) {
+			return v, false, nil
+		}
+		return v, true, err
+	case v.Status() != Open && !v.Status().Played():
+		return v, false, nil
+	}
+	return v, true, nil
 }

@@ -310,6 +310,27 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("alice has %d live games, want the one rematch", len(live))
 	}
 
+	// A duel rematch is a challenge until the other player asks too; a
+	// declined one makes way for a new one.
+	end2 := winTopRow(t, s, r)
+	c, err := s.Rematch(ctx, as(alice), end2.ID())
+	if err != nil || c.Status() != Open || c.Challenger() != c.SideOf(alice.ID) || c.SideOf(bob.ID) != engine.White {
+		t.Fatalf("duel rematch: %s, challenger %v, alice %v, bob %v, %v", c.Status(), c.Challenger(), c.SideOf(alice.ID), c.SideOf(bob.ID), err)
+	}
+	if again, err := s.Rematch(ctx, as(alice), end2.ID()); err != nil || again.ID() != c.ID() || again.Status() != Open {
+		t.Fatalf("alice asks again: %s %s, %v", again.ID(), again.Status(), err)
+	}
+	if _, err := s.Decline(ctx, as(bob), c.ID()); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := s.Rematch(ctx, as(bob), end2.ID())
+	if err != nil || c2.ID() == c.ID() || c2.Status() != Open || c2.Challenger() != c2.SideOf(bob.ID) {
+		t.Fatalf("rematch after a decline: %s %s, %v; want a new challenge from bob", c2.ID(), c2.Status(), err)
+	}
+	if got, err := s.Rematch(ctx, as(alice), end2.ID()); err != nil || got.ID() != c2.ID() || got.Status() != Running {
+		t.Fatalf("alice accepts by asking: %s %s, %v", got.ID(), got.Status(), err)
+	}
+
 	// Against the AI: colours swap, so the AI moves first.
 	v := start(t, s, carol, engine.Easy, First)
 	v, _ = s.Resign(ctx, as(carol), v.ID())
