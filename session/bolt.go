@@ -248,6 +248,11 @@ func (t boltTx) index(old, g *Game) error {
 		b := t.tx.Bucket(ix.bucket)
 		if old != nil {
 			for _, k := range ix.keys(old) {
+				// Another game may have taken the key since (a new game
+				// against the AI while an idle one awaited expiry).
+				if !bytes.Equal(b.Get(k), []byte(old.ID)) {
+					continue
+				}
 				if err := b.Delete(k); err != nil {
 					return err
 				}

@@ -475,3 +475,27 @@ func TestSettings(t *testing.T) {
 		t.Fatalf("refused settings changed them: %+v", got)
 	}
 }
+
+// TestStartAfterIdleGame starts a new AI game while an idle one awaits the
+// sweeper: the new one is the running game, and expiring the old one
+// later leaves it so.
+func TestStartAfterIdleGame(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	c := newClock()
+	s := newClockService(st, c, 1, Config{})
+	old := start(t, s, alice, engine.Easy, First)
+	c.Advance(DefaultIdleAI)
+	v := start(t, s, alice, engine.Easy, First)
+	if v.ID() == old.ID() {
+		t.Fatal("Start returned the idle game")
+	}
+	if n, err := s.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if r, err := s.Running(ctx, as(alice)); err != nil || r.ID() != v.ID() {
+		t.Fatalf("running after the sweep: %s, %v; want %s", r.ID(), err, v.ID())
+	}
+	if o, _ := s.Game(ctx, old.ID()); o.Status() != Expired {
+		t.Fatalf("idle game %s", o.Status())
+	}
+}

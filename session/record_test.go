@@ -72,6 +72,9 @@ func FuzzDecodeGame(f *testing.F) {
 	f.Add([]byte(`{"v":1}`))
 	f.Add([]byte(`{"v":1,"rules":{"w":3,"h":3,"k":3},"moves":[4,4],"status":"running"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := decodeGameHeader(data); err != nil && !errors.Is(err, ErrSchema) {
+			t.Fatalf("header error %v does not wrap ErrSchema", err)
+		}
 		g, err := decodeGame(data)
 		if err != nil {
 			if !errors.Is(err, ErrSchema) {

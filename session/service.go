@@ -149,10 +149,14 @@ func (s *Service) lockStart(p Platform, chat, userID string) func() {
 }
 
 // runningAI returns ErrAlreadyPlaying and a view of the user's running
-// game against the AI in the chat when there is one, and nil when not.
+// game against the AI in the chat when there is one, and nil when not. A
+// game past its deadline does not count: it is as good as expired, and
+// ends when the sweeper or a tap reaches it.
 func (s *Service) runningAI(ctx context.Context, who Actor) (View, error) {
 	v, err := s.Running(ctx, who)
 	switch {
+	case err == nil && !v.Deadline().IsZero() && !s.now().Before(v.Deadline()):
+		return View{}, nil
 	case err == nil:
 		return v, fmt.Errorf("session: game %s: %w", v.ID(), ErrAlreadyPlaying)
 	case errors.Is(err, ErrNotFound):
