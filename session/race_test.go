@@ -19,7 +19,7 @@ import (
 func TestThousandTapsOverHundredGames(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{})
-	const games, workers, tapsEach = 100, 25, 40
+	const games, workers, taps = 100, 25, 1000
 	rules := engine.Rules{Width: 4, Height: 4, K: 3}
 	ids := make([]GameID, games)
 	for i := range ids {
@@ -34,20 +34,23 @@ func TestThousandTapsOverHundredGames(t *testing.T) {
 		ids[i] = v.ID()
 	}
 	applied := make([]atomic.Int64, games)
+	var sent atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
-			for range tapsEach {
+			// Pick games until 1000 taps are sent; the bound on tries only
+			// matters if every game ended first.
+			for try := 0; try < 100*taps && sent.Load() < taps; try++ {
 				i := rng.IntN(games)
 				v, err := s.Game(ctx, ids[i])
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if v.Status().Over() {
+				if v.Status().Over() || sent.Add(1) > taps {
 					continue
 				}
 				legal := v.Board().LegalMoves()
@@ -125,6 +128,9 @@ func TestThousandTapsOverHundredGames(t *testing.T) {
 	}
 	if fmt.Sprint(total) != fmt.Sprint(wantTotal) {
 		t.Errorf("stats %v, games say %v", total, wantTotal)
+	}
+	if sent.Load() < taps {
+		t.Errorf("only %d taps sent", sent.Load())
 	}
 	if finished == 0 {
 		t.Error("no game finished: the test exercised no ending")
