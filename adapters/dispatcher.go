@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -94,6 +95,9 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 	case CmdHelp:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore)}
 	case CmdPlay:
+		if len(strings.Fields(text)) == 1 {
+			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
+		}
 		v, err := d.svc.Start(ctx, who, session.StartRequest{Rules: cmd.Play.Rules, Level: cmd.Play.Level, Side: cmd.Play.Side})
 		if errors.Is(err, session.ErrAlreadyPlaying) {
 			// Show the running game again, below the notice.
@@ -140,6 +144,23 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgLangSet)}
 	}
 	return Reply{Lang: lang, Text: render.T(lang, render.MsgUnknownCommand, text)}
+}
+
+// chatDefaults returns the arguments of a bare /play with the chat's
+// default game and level, where the chat has set them.
+func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p PlayArgs) PlayArgs {
+	cs, err := d.svc.ChatSettings(ctx, d.platform, who.Chat)
+	if err != nil {
+		d.log.Warn("reading chat settings", "platform", d.platform, "err", err)
+		return p
+	}
+	if cs.Rules != (engine.Rules{}) {
+		p.Rules = cs.Rules
+	}
+	if cs.Level != 0 {
+		p.Level = cs.Level
+	}
+	return p
 }
 
 // duel makes a challenge; the adapter shows it as a new message.

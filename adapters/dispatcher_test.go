@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -173,5 +174,21 @@ func TestLanguageSettings(t *testing.T) {
 	}
 	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200 (0 duels)\nNo finished games yet." {
 		t.Fatalf("/stats: %q", r.Text)
+	}
+}
+
+func TestBarePlayUsesChatDefaults(t *testing.T) {
+	d, svc := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	gomoku, _ := engine.Preset("gomoku")
+	if err := svc.SetChatSettings(ctx, "test", "c", session.ChatSettings{Rules: gomoku, Level: engine.Easy}); err != nil {
+		t.Fatal(err)
+	}
+	r := d.Command(ctx, req("alice"), "/play")
+	if r.Game == nil || r.Game.Rules() != gomoku || r.Game.Seat(engine.White).AI != engine.Easy {
+		t.Fatalf("bare /play: %+v", r)
+	}
+	r = d.Command(ctx, req("bob"), "/play ttt")
+	if r.Game == nil || r.Game.Rules() != engine.TicTacToe() || r.Game.Seat(engine.White).AI != engine.Medium {
+		t.Fatalf("/play ttt: %+v", r)
 	}
 }
