@@ -55,9 +55,10 @@ func parallel(b *testing.B, workers int, op func(w int) error) {
 }
 
 // BenchmarkCommit measures, in one run, the raw bbolt commit rate (one
-// small write per transaction, with Update and with Batch) and the rate of
-// Service.Place in duels on 15×15 boards, with 1 and 64 games moving at
-// once. The file is fsynced on every commit.
+// small write per transaction, with Update and with Batch), the same
+// through BoltStore.Update's group commit, and the rate of Service.Place
+// in duels on 15×15 boards, with 1 and 64 games moving at once. The file
+// is fsynced on every commit.
 func BenchmarkCommit(b *testing.B) {
 	value := make([]byte, 300)
 	raw := func(batch bool) func(st *BoltStore) func(int) error {
@@ -81,6 +82,7 @@ func BenchmarkCommit(b *testing.B) {
 		{"raw=update/games=1", 1, raw(false)},
 		{"raw=update/games=64", 64, raw(false)},
 		{"raw=batch/games=64", 64, raw(true)},
+		{"store=group/games=64", 64, grouped},
 		{"place/games=1", 1, placer},
 		{"place/games=64", 64, placer},
 	} {
@@ -88,6 +90,16 @@ func BenchmarkCommit(b *testing.B) {
 			st, _ := benchStore(b)
 			parallel(b, bm.workers, bm.op(st))
 		})
+	}
+}
+
+// grouped returns an operation that commits one small record through
+// BoltStore.Update: the ceiling of the store's group commit.
+func grouped(st *BoltStore) func(int) error {
+	var n atomic.Uint64
+	return func(int) error {
+		id := fmt.Sprint(n.Add(1))
+		return st.Update(context.Background(), func(tx Tx) error { return tx.PutUserSettings("bench", id, UserSettings{Lang: "en"}) })
 	}
 }
 
