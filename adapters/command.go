@@ -3,8 +3,10 @@ package adapters
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
@@ -13,10 +15,18 @@ import (
 
 // The commands of the grammar.
 const (
-	CmdStart  = "start"
-	CmdHelp   = "help"
-	CmdPlay   = "play"
-	CmdResign = "resign"
+	CmdStart   = "start"
+	CmdHelp    = "help"
+	CmdPlay    = "play"
+	CmdResign  = "resign"
+	CmdDuel    = "duel"
+	CmdAccept  = "accept"
+	CmdDecline = "decline"
+	CmdCancel  = "cancel"
+	CmdRematch = "rematch"
+	CmdStats   = "stats"
+	CmdTop     = "top"
+	CmdLang    = "lang"
 )
 
 // MaxCommandLen is the longest command text parsed; longer text is
@@ -29,6 +39,29 @@ type Command struct {
 	Name string
 	// Play holds the arguments of /play, with defaults filled in.
 	Play PlayArgs
+	// Duel holds the arguments of /duel, with defaults filled in.
+	Duel DuelArgs
+	// Board is the leaderboard /top asks for: session.ByRating, or
+	// session.ByHardWins for "/top hard".
+	Board session.Board
+	// Lang is the language code of /lang: "en" or "zh".
+	Lang string
+}
+
+// DuelArgs are the choices of /duel.
+type DuelArgs struct {
+	// Opponent is the username the challenge is addressed to, without
+	// '@'; empty for a challenge to anyone in the chat.
+	Opponent string
+	Rules    engine.Rules
+	// Side is the challenger's colour; random unless chosen.
+	Side session.Side
+}
+
+// DefaultDuel returns the arguments of a bare /duel: tic-tac-toe, open to
+// anyone, colours drawn at random.
+func DefaultDuel() DuelArgs {
+	return DuelArgs{Rules: engine.TicTacToe(), Side: session.RandomSide}
 }
 
 // PlayArgs are the choices of /play.
@@ -63,7 +96,7 @@ func (e *CommandError) Error() string { return fmt.Sprintf("adapters: %s: %q", e
 
 // Message returns the catalog key and argument that explain the refusal.
 func (e *CommandError) Message() (render.Key, []any) {
-	if e.Key == render.MsgBadRules {
+	if e.Key == render.MsgBadRules || e.Key == render.MsgBadLang {
 		return e.Key, nil
 	}
 	return e.Key, []any{e.Arg}
@@ -88,7 +121,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	name = strings.ToLower(name)
 	args := fields[1:]
 	switch name {
-	case CmdStart, CmdHelp, CmdResign:
+	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats:
 		if len(args) > 0 {
 			return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
 		}
@@ -96,6 +129,28 @@ func ParseCommand(text, botName string) (Command, error) {
 	case CmdPlay:
 		p, err := parsePlay(args)
 		return Command{Name: name, Play: p}, err
+	case CmdDuel:
+		d, err := parseDuel(args)
+		return Command{Name: name, Duel: d}, err
+	case CmdTop:
+		switch {
+		case len(args) == 0:
+			return Command{Name: name, Board: session.ByRating}, nil
+		case len(args) == 1 && strings.EqualFold(args[0], "hard"):
+			return Command{Name: name, Board: session.ByHardWins}, nil
+		}
+		return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[len(args)-1]}
+	case CmdLang:
+		if len(args) == 1 {
+			if l := strings.ToLower(args[0]); l == string(render.English) || l == string(render.Chinese) {
+				return Command{Name: name, Lang: l}, nil
+			}
+		}
+		arg := ""
+		if len(args) > 0 {
+			arg = args[len(args)-1]
+		}
+		return Command{}, &CommandError{Key: render.MsgBadLang, Arg: arg}
 	}
 	return Command{}, &CommandError{Key: render.MsgUnknownCommand, Arg: "/" + name}
 }
@@ -161,6 +216,49 @@ func parsePlay(args []string) (PlayArgs, error) {
 		return p, &CommandError{Key: render.MsgBadRules, Arg: p.Rules.String()}
 	}
 	return p, nil
+}
+
+// parseDuel reads the /duel arguments: an optional @username first, then
+// the game options of /play and the challenger's colour, in any order. A
+// level is refused: people play duels.
+func parseDuel(args []string) (DuelArgs, error) {
+	d := DefaultDuel()
+	if len(args) > 0 && strings.HasPrefix(args[0], "@") {
+		name := args[0][1:]
+		if !validUsername(name) {
+			return d, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
+		}
+		d.Opponent, args = name, args[1:]
+	}
+	for _, arg := range args {
+		if _, err := engine.ParseLevel(strings.ToLower(arg)); err == nil || strings.HasPrefix(arg, "@") {
+			return d, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+		}
+	}
+	p, err := parsePlay(args)
+	d.Rules = p.Rules
+	side := false
+	for _, arg := range args {
+		side = side || slices.Contains([]string{"first", "second", "random"}, strings.ToLower(arg))
+	}
+	if side {
+		d.Side = p.Side
+	}
+	return d, err
+}
+
+// validUsername reports whether s looks like a platform username: 1 to 32
+// letters, digits, '_', '.' or '-'.
+func validUsername(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, c := range s {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '_' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseSize reads "WxH" (or "W×H").

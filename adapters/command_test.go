@@ -79,7 +79,8 @@ func TestParseCommandRefusals(t *testing.T) {
 }
 
 func FuzzParseCommand(f *testing.F) {
-	for _, s := range []string{"/play hard gomoku second", "/play 7x6 k4", "/play@x", "/resign", "/play 19x19 k5 exact random", "/ play", "/play ×"} {
+	for _, s := range []string{"/play hard gomoku second", "/play 7x6 k4", "/play@x", "/resign", "/play 19x19 k5 exact random", "/ play", "/play ×",
+		"/duel @bob gomoku first", "/duel 9x9 k5 random", "/top hard", "/lang zh", "/accept"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -96,5 +97,74 @@ func FuzzParseCommand(f *testing.F) {
 				t.Fatalf("%q parsed to invalid %+v", s, cmd.Play)
 			}
 		}
+		if cmd.Name == CmdDuel {
+			if err := cmd.Duel.Rules.Validate(); err != nil || cmd.Duel.Side > session.RandomSide || strings.ContainsAny(cmd.Duel.Opponent, "@ ") {
+				t.Fatalf("%q parsed to invalid %+v", s, cmd.Duel)
+			}
+		}
 	})
+}
+
+func TestParseDuelAndFriends(t *testing.T) {
+	gomoku, _ := engine.Preset("gomoku")
+	duels := []struct {
+		in   string
+		want DuelArgs
+	}{
+		{"/duel", DefaultDuel()},
+		{"/duel @bob", DuelArgs{Opponent: "bob", Rules: engine.TicTacToe(), Side: session.RandomSide}},
+		{"/duel @Bob_1 gomoku second", DuelArgs{Opponent: "Bob_1", Rules: gomoku, Side: session.Second}},
+		{"/duel 7x6 k4 first", DuelArgs{Rules: engine.Rules{Width: 7, Height: 6, K: 4}, Side: session.First}},
+		{"/duel@BoardBot random", DuelArgs{Rules: engine.TicTacToe(), Side: session.RandomSide}},
+	}
+	for _, tt := range duels {
+		cmd, err := ParseCommand(tt.in, "BoardBot")
+		if err != nil || cmd.Name != CmdDuel || cmd.Duel != tt.want {
+			t.Errorf("ParseCommand(%q) = %+v, %v; want %+v", tt.in, cmd.Duel, err, tt.want)
+		}
+	}
+	for in, want := range map[string]Command{
+		"/accept":   {Name: CmdAccept},
+		"/DECLINE":  {Name: CmdDecline},
+		"/cancel":   {Name: CmdCancel},
+		"/rematch":  {Name: CmdRematch},
+		"/stats":    {Name: CmdStats},
+		"/top":      {Name: CmdTop, Board: session.ByRating},
+		"/top HARD": {Name: CmdTop, Board: session.ByHardWins},
+		"/lang zh":  {Name: CmdLang, Lang: "zh"},
+		"/lang EN":  {Name: CmdLang, Lang: "en"},
+	} {
+		cmd, err := ParseCommand(in, "")
+		if err != nil || cmd != want {
+			t.Errorf("ParseCommand(%q) = %+v, %v; want %+v", in, cmd, err, want)
+		}
+	}
+	for in, key := range map[string]render.Key{
+		"/duel hard":                        render.MsgBadArgument,
+		"/duel gomoku @bob":                 render.MsgBadArgument,
+		"/duel @":                           render.MsgBadArgument,
+		"/duel @a b":                        render.MsgBadArgument,
+		"/duel @bob @carol":                 render.MsgBadArgument,
+		"/duel 2x2":                         render.MsgBadRules,
+		"/duel first second":                render.MsgBadArgument,
+		"/accept 3":                         render.MsgBadArgument,
+		"/top easy":                         render.MsgBadArgument,
+		"/top hard hard":                    render.MsgBadArgument,
+		"/lang":                             render.MsgBadLang,
+		"/lang fr":                          render.MsgBadLang,
+		"/lang en zh":                       render.MsgBadLang,
+		"/duel @" + strings.Repeat("x", 33): render.MsgBadArgument,
+	} {
+		_, err := ParseCommand(in, "")
+		var ce *CommandError
+		if !errors.As(err, &ce) || ce.Key != key {
+			t.Errorf("ParseCommand(%q) = %v, want %s", in, err, key)
+			continue
+		}
+		for _, l := range render.Langs {
+			if msg := render.ErrorText(l, err); strings.Contains(msg, "%!") || msg == render.T(l, render.MsgInternal) {
+				t.Errorf("ParseCommand(%q) message in %s: %q", in, l, msg)
+			}
+		}
+	}
 }

@@ -1,5 +1,5 @@
 // Package adapters holds what every chat platform shares: the command
-// grammar (/play, /resign, ...), the callback-data codec that lets a
+// grammar (/play, /duel, /accept, /rematch, /stats, ...), the callback-data codec that lets a
 // button carry its action, and the Dispatcher that turns commands, taps and
 // typed coordinates into session calls.
 //

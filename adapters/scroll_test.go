@@ -109,7 +109,7 @@ func TestRematchSwapsSides(t *testing.T) {
 	req := Request{Chat: "c1", User: session.User{ID: "1", Name: "alice"}, Locale: "en", Message: "m1"}
 	start := d.Command(ctx, req, "/play hard 5x5")
 	rematch := EncodeAction(render.Action{Kind: render.Rematch, Game: start.Game.ID()})
-	if r := d.Tap(ctx, req, rematch); r.Game != nil || r.Notice != render.T(render.English, render.MsgAlreadyPlaying) {
+	if r := d.Tap(ctx, req, rematch); r.Game != nil || r.Notice != render.ErrorText(render.English, session.ErrNotOver) {
 		t.Fatalf("rematch of a running game: %+v", r)
 	}
 	over := d.Command(ctx, req, "/resign")

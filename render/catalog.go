@@ -123,7 +123,44 @@ var catalog = map[Key]map[Lang]string{
 	MsgLastMove:      {English: "Last move: %s %s", Chinese: "上一步：%s %s"},
 	MsgRematchButton: {English: "🔁 Rematch", Chinese: "🔁 再来一局"},
 	MsgAcceptButton:  {English: "✅ Accept", Chinese: "✅ 接受"},
-	MsgDeclineButton: {English: "✖️ Decline", Chinese: "✖️ 拒绝"},
+	MsgDeclineButton: {English: "🚫 Decline", Chinese: "🚫 拒绝"},
+	MsgHelpMore: {
+		English: "/duel [@user] [game] [first|second|random] — challenge someone here (or anyone)\n/accept, /decline, /cancel — answer or withdraw a challenge\n/rematch — play your last game again, colours swapped\n/stats — your results; /top [hard] — this chat's best\n/lang en|zh — your language",
+		Chinese: "/duel [@用户] [棋类] [first|second|random] — 向某人（或任何人）发起对战\n/accept、/decline、/cancel — 接受、拒绝或撤回挑战\n/rematch — 交换先后手再来一局\n/stats — 你的战绩；/top [hard] — 本群排行\n/lang en|zh — 设置语言",
+	},
+	MsgBadLang:        {English: "Languages: /lang en or /lang zh.", Chinese: "可选语言：/lang en 或 /lang zh。"},
+	MsgLangSet:        {English: "I'll answer you in English.", Chinese: "之后我会用中文回复你。"},
+	MsgNoChallenge:    {English: "There is no challenge here for you. Start one with /duel.", Chinese: "这里没有给你的挑战。用 /duel 发起一个。"},
+	MsgNoFinishedGame: {English: "You have no finished game here to replay.", Chinese: "你在这里没有可以再来一局的已结束对局。"},
+	MsgDuelSelf:       {English: "You can't challenge yourself. Example: /duel @friend", Chinese: "不能挑战自己。例如：/duel @friend"},
+	MsgNotForYou:      {English: "This challenge is not for you.", Chinese: "这个挑战不是给你的。"},
+	MsgNotOpen:        {English: "This challenge was already answered.", Chinese: "这个挑战已被回应。"},
+	MsgNotStarted:     {English: "This game hasn't started: the challenge wasn't accepted.", Chinese: "对局尚未开始：挑战还没被接受。"},
+	MsgNotOver:        {English: "This game is still going on.", Chinese: "这局棋还在进行中。"},
+	MsgChallengeOpen: {
+		English: "%s challenges anyone to %s. %s",
+		Chinese: "%s 向所有人发起 %s 对战。%s",
+	},
+	MsgChallengeTo: {
+		English: "%s challenges %s to %s. %s",
+		Chinese: "%s 向 %s 发起 %s 对战。%s",
+	},
+	MsgChallengeDeclined: {English: "%s declined the challenge.", Chinese: "%s 拒绝了挑战。"},
+	MsgChallengeCanceled: {English: "%s withdrew the challenge.", Chinese: "%s 撤回了挑战。"},
+	MsgChallengeLapsed:   {English: "Nobody accepted %s's challenge in time.", Chinese: "无人及时接受 %s 的挑战。"},
+	MsgChallengerPlays:   {English: "%s plays %s.", Chinese: "%s 执 %s。"},
+	MsgOutOfTime:         {English: "%s ran out of time.", Chinese: "%s 超时。"},
+	MsgCancelButton:      {English: "✖️ Cancel", Chinese: "✖️ 撤回"},
+	MsgStatsHeader:       {English: "%s — duel rating %d (%d duels)", Chinese: "%s — 对战积分 %d（%d 局对战）"},
+	MsgStatsLine:         {English: "%s vs %s: %d won, %d lost, %d drawn", Chinese: "%s 对 %s：胜 %d，负 %d，平 %d"},
+	MsgStatsNone:         {English: "No finished games yet.", Chinese: "还没有下完的对局。"},
+	MsgVsPeople:          {English: "people", Chinese: "玩家"},
+	MsgTopRating:         {English: "Best duel ratings here:", Chinese: "本群对战积分排行："},
+	MsgTopHard:           {English: "Most wins against hard here:", Chinese: "本群战胜 hard 次数排行："},
+	MsgTopLine:           {English: "%d. %s — %d", Chinese: "%d. %s — %d"},
+	MsgTopEmpty:          {English: "Nobody is on this board yet.", Chinese: "排行榜上还没有人。"},
+	MsgYourRank:          {English: "Your rank: %d.", Chinese: "你的排名：%d。"},
+	MsgNowPlaying:        {English: "You are now %s.", Chinese: "你现在是 %s。"},
 }
 
 // T returns message k in language l, formatted with args.
@@ -161,6 +198,11 @@ var refusals = []struct {
 	{session.ErrAlreadyPlaying, MsgAlreadyPlaying},
 	{engine.ErrBadRules, MsgBadRules},
 	{session.ErrBadRequest, MsgBadRules},
+	{session.ErrExpired, MsgExpired},
+	{session.ErrNotForYou, MsgNotForYou},
+	{session.ErrNotOpen, MsgNotOpen},
+	{session.ErrNotStarted, MsgNotStarted},
+	{session.ErrNotOver, MsgNotOver},
 }
 
 // ErrorText returns the short message for err in language l: its own
@@ -179,3 +221,35 @@ func ErrorText(l Lang, err error) string {
 	}
 	return T(l, MsgInternal)
 }
+
+// The messages of duels, rematches, stats, leaderboards and settings.
+const (
+	MsgHelpMore          Key = "help_more"
+	MsgBadLang           Key = "bad_lang"
+	MsgLangSet           Key = "lang_set"
+	MsgNoChallenge       Key = "no_challenge"
+	MsgNoFinishedGame    Key = "no_finished_game"
+	MsgDuelSelf          Key = "duel_self"
+	MsgNotForYou         Key = "not_for_you"
+	MsgNotOpen           Key = "not_open"
+	MsgNotStarted        Key = "not_started"
+	MsgNotOver           Key = "not_over"
+	MsgChallengeOpen     Key = "challenge_open"
+	MsgChallengeTo       Key = "challenge_to"
+	MsgChallengeDeclined Key = "challenge_declined"
+	MsgChallengeCanceled Key = "challenge_cancelled"
+	MsgChallengeLapsed   Key = "challenge_lapsed"
+	MsgChallengerPlays   Key = "challenger_plays"
+	MsgOutOfTime         Key = "out_of_time"
+	MsgCancelButton      Key = "cancel_button"
+	MsgStatsHeader       Key = "stats_header"
+	MsgStatsLine         Key = "stats_line"
+	MsgStatsNone         Key = "stats_none"
+	MsgVsPeople          Key = "vs_people"
+	MsgTopRating         Key = "top_rating"
+	MsgTopHard           Key = "top_hard"
+	MsgTopLine           Key = "top_line"
+	MsgTopEmpty          Key = "top_empty"
+	MsgYourRank          Key = "your_rank"
+	MsgNowPlaying        Key = "now_playing"
+)

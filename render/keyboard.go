@@ -165,15 +165,6 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 	return kb
 }
 
-// ChallengeKeyboard returns the keyboard of an open challenge: Accept and
-// Decline, within layout.
-func ChallengeKeyboard(id session.GameID, l Lang, layout Layout) Keyboard {
-	return Keyboard{Rows: chunk([]Button{
-		{Label: T(l, MsgAcceptButton), Action: Action{Kind: Accept, Game: id}},
-		{Label: T(l, MsgDeclineButton), Action: Action{Kind: Decline, Game: id}},
-	}, layout)}
-}
-
 // chooseWindow returns the size of the largest window of a board of rules
 // r that fits layout with its controls (arrows for each direction the
 // window can move, and one more button): the whole board when it fits,

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -223,15 +224,21 @@ func TestWindowStartsAtCentreAndClampsToTheBoard(t *testing.T) {
 }
 
 func TestChallengeKeyboard(t *testing.T) {
-	kb := ChallengeKeyboard("g1", Chinese, DiscordLayout)
-	if len(kb.Rows) != 1 || kb.Buttons() != 2 {
+	svc, _ := fixtureStore(t)
+	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
+	v, err := svc.Challenge(context.Background(), alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Name: "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb := ChallengeKeyboard(v, Chinese, DiscordLayout)
+	if len(kb.Rows) != 1 || kb.Buttons() != 3 {
 		t.Fatalf("rows %+v", kb.Rows)
 	}
-	if a, d := kb.Rows[0][0], kb.Rows[0][1]; a.Action != (Action{Kind: Accept, Game: "g1"}) || d.Action != (Action{Kind: Decline, Game: "g1"}) || a.Label != "✅ 接受" {
+	if a, d := kb.Rows[0][0], kb.Rows[0][1]; a.Action != (Action{Kind: Accept, Game: v.ID()}) || d.Action != (Action{Kind: Decline, Game: v.ID()}) || a.Label != "✅ 接受" {
 		t.Errorf("buttons %+v", kb.Rows[0])
 	}
-	if kb := ChallengeKeyboard("g1", English, Layout{Columns: 1}); len(kb.Rows) != 2 {
-		t.Errorf("one column: %d rows", len(kb.Rows))
+	if kb := ChallengeKeyboard(v, English, Layout{Columns: 1}); len(kb.Rows) != 3 {
+		t.Errorf("one column: %d rows, want one button a row", len(kb.Rows))
 	}
 }
 

@@ -1,11 +1,22 @@
 // Package session is the one place that changes game state: it starts
-// games, places stones, asks the engine for the AI's replies, ends games,
-// and keeps them in a Store.
+// games against the AI and duel challenges (accepted, declined, cancelled
+// or lapsing), places stones, asks the engine for the AI's replies, ends
+// games by result, resignation or time, starts rematches, and keeps games,
+// per-platform stats and Elo ratings, leaderboards and chat and user
+// settings in a Store. A game's result is counted in the same transaction
+// that ends it.
+//
+// Time comes from Config.Now. Games past their deadline end when next
+// touched, or when Sweep finds them; RunSweeper calls Sweep on the ticks of
+// a ticker the caller owns, and Config.OnExpire hears of every game Sweep
+// ends.
 //
 // A Service is safe for concurrent use. Calls on one game are serialised by
 // a per-game lock; calls on different games run in parallel. Every change
 // is committed in a single store transaction before it is returned, so a
-// View handed out describes a state that survives a crash. Views are
+// View handed out describes a state that survives a crash. BoltStore
+// groups the commits that arrive while one is being written into the next
+// transaction (group commit), so concurrent games share fsyncs. Views are
 // immutable: their getters return copies.
 //
 // The package knows nothing of chat platforms or emoji: chats, users and

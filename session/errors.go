@@ -28,6 +28,23 @@ var (
 	// game, when the user already has a running game against the AI in
 	// the chat.
 	ErrAlreadyPlaying = errors.New("already in a game")
+	// ErrExpired is returned, together with a view of the ended game, by
+	// an action on a game or challenge whose deadline passed: the action
+	// ends it as expired (or lapsed) instead.
+	ErrExpired = errors.New("game expired")
+	// ErrNotForYou is returned by Accept, Decline and Cancel when the
+	// caller may not do that to the challenge: it is addressed to someone
+	// else, it is the caller's own (Accept, Decline), or someone else's
+	// (Cancel).
+	ErrNotForYou = errors.New("challenge is not for you")
+	// ErrNotOpen is returned by Accept, Decline and Cancel when the
+	// challenge was already accepted, declined or cancelled.
+	ErrNotOpen = errors.New("challenge is no longer open")
+	// ErrNotStarted is returned by Place and Resign on an open challenge,
+	// and by Rematch on a challenge that never became a game.
+	ErrNotStarted = errors.New("game has not started")
+	// ErrNotOver is returned by Rematch when the game is still running.
+	ErrNotOver = errors.New("game is still running")
 	// ErrBadRequest is returned when a request's fields are invalid, such
 	// as an unknown level or out-of-range rules.
 	ErrBadRequest = errors.New("bad request")

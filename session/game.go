@@ -33,17 +33,54 @@ func (s Seat) IsAI() bool { return s.AI != 0 }
 // Status is where a game is in its life.
 type Status string
 
-// The statuses of a game. Every status but Running is final.
+// The statuses of a game. Open and Running are live; every other status
+// is final. Open, Declined, Cancelled and Lapsed are challenges that never
+// became a game.
 const (
-	Running  Status = "running"
-	Won      Status = "won"
-	Drawn    Status = "drawn"
+	// Open is a duel challenge waiting for its opponent.
+	Open Status = "open"
+	// Running is a game being played.
+	Running Status = "running"
+	// Won is a game won on the board; Winner says by whom.
+	Won Status = "won"
+	// Drawn is a full board with no winner.
+	Drawn Status = "drawn"
+	// Resigned is a game given up; Winner is the side that did not resign.
 	Resigned Status = "resigned"
-	Expired  Status = "expired"
+	// Expired is a game nobody moved in for too long. In a duel the side
+	// whose turn it was loses (Winner is the other side); against the AI
+	// there is no winner.
+	Expired Status = "expired"
+	// Declined is a challenge its addressee turned down.
+	Declined Status = "declined"
+	// Cancelled is a challenge its challenger withdrew.
+	Cancelled Status = "cancelled"
+	// Lapsed is a challenge nobody accepted in time.
+	Lapsed Status = "lapsed"
 )
 
 // Over reports whether the status is final.
-func (s Status) Over() bool { return s != Running }
+func (s Status) Over() bool { return s != Running && s != Open }
+
+// Played reports whether a game with this status was played (so it counts
+// in stats and can be rematched), rather than being a challenge that
+// never started.
+func (s Status) Played() bool {
+	switch s {
+	case Running, Won, Drawn, Resigned, Expired:
+		return true
+	}
+	return false
+}
+
+// valid reports whether s is one of the statuses.
+func (s Status) valid() bool {
+	switch s {
+	case Open, Running, Won, Drawn, Resigned, Expired, Declined, Cancelled, Lapsed:
+		return true
+	}
+	return false
+}
 
 // Game is the stored state of one game. Only Service changes it.
 type Game struct {
@@ -54,9 +91,14 @@ type Game struct {
 	// empty until the adapter binds it.
 	Message string
 	Rules   engine.Rules
-	// Seats are the players: Seats[0] plays black and moves first.
+	// Seats are the players: Seats[0] plays black and moves first. In an
+	// open challenge the challenged seat has no user id: either nobody
+	// (anyone may accept) or only the name of the addressee.
 	Seats [2]Seat
-	Moves []engine.Point
+	// Challenger is the side of the person who proposed a duel; Empty for
+	// games against the AI.
+	Challenger engine.Stone
+	Moves      []engine.Point
 	// Status and Winner say how the game ended; Winner is engine.Empty
 	// while running and for a draw.
 	Status Status
@@ -65,10 +107,20 @@ type Game struct {
 	// game whose version moved on.
 	Version int
 	// Seed makes the AI's random choices in this game replayable.
-	Seed    uint64
+	Seed uint64
+	// Deadline is when a live game expires if nothing happens: an open
+	// challenge unanswered, or a running game with no move. Zero once the
+	// game is over.
+	Deadline time.Time
+	// Rematch is the id of the game started as this one's rematch, once
+	// someone asked for it.
+	Rematch GameID
 	Created time.Time
 	Updated time.Time
 }
+
+// IsDuel reports whether two people play the game.
+func (g *Game) IsDuel() bool { return !g.Seats[0].IsAI() && !g.Seats[1].IsAI() }
 
 // MoveNo returns the number of the next move, counting from zero: the
 // number of stones on the board.
@@ -85,6 +137,9 @@ func (g *Game) ToMove() engine.Stone {
 // SideOf returns the side user plays, or engine.Empty when the user has no
 // seat.
 func (g *Game) SideOf(userID string) engine.Stone {
+	if userID == "" {
+		return engine.Empty
+	}
 	for i, s := range g.Seats {
 		if !s.IsAI() && s.User.ID == userID {
 			return engine.Stone(i + 1)

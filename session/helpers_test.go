@@ -110,3 +110,52 @@ func replayMatches(t *testing.T, v View) {
 		t.Fatalf("game %s: stored %s/%v, board says %v/%v", v.ID(), v.Status(), v.Winner(), o.Status, o.Winner)
 	}
 }
+
+// clock is a fake clock, safe for concurrent use, that moves only when
+// told.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// firstLegal is an AI that plays the first empty cell: weak enough to lose
+// to a script, whatever level it stands for.
+type firstLegal struct{}
+
+func (firstLegal) Move(_ context.Context, b *engine.Board) (engine.Point, error) {
+	return b.LegalMoves()[0], nil
+}
+
+// newClockService returns a service on st with clock c, seeds counting up
+// from seed, and cfg's other fields.
+func newClockService(st Store, c *clock, seed uint64, cfg Config) *Service {
+	var next atomic.Uint64
+	next.Store(seed)
+	cfg.Now = c.Now
+	cfg.NewSeed = func() uint64 { return next.Add(1) }
+	return New(st, &cfg)
+}
+
+// mustPlay places a stone and fails the test on any error.
+func mustPlay(t *testing.T, s *Service, u User, v View, x, y int) View {
+	t.Helper()
+	w, err := s.Place(ctx, as(u), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: x, Y: y}})
+	if err != nil {
+		t.Fatalf("%s plays %d,%d in game %s: %v", u.Name, x, y, v.ID(), err)
+	}
+	return w
+}

@@ -11,8 +11,9 @@ import (
 // schemaVersion is the version of the records this release writes. A
 // record with a higher version was written by a newer release and is not
 // read, so that an older binary never overwrites data it does not
-// understand.
-const schemaVersion = 1
+// understand. Version 2 added challenges, deadlines and rematches to game
+// records; version 1 game records read as games with none of them.
+const schemaVersion = 2
 
 // gameRecord is the stored form of a Game. Moves are cell indices
 // (y*width + x) to keep finished gomoku games small.
@@ -24,21 +25,26 @@ type gameRecord struct {
 	Message  string       `json:"msg,omitempty"`
 	Rules    engine.Rules `json:"rules"`
 	Seats    [2]Seat      `json:"seats"`
-	Moves    []int        `json:"moves"`
-	Status   Status       `json:"status"`
-	Winner   engine.Stone `json:"winner,omitempty"`
-	Version  int          `json:"ver"`
-	Seed     uint64       `json:"seed"`
-	Created  time.Time    `json:"created"`
-	Updated  time.Time    `json:"updated"`
+	// Challenger is the challenger's side in a duel.
+	Challenger engine.Stone `json:"from,omitempty"`
+	Moves      []int        `json:"moves"`
+	Status     Status       `json:"status"`
+	Winner     engine.Stone `json:"winner,omitempty"`
+	Version    int          `json:"ver"`
+	Seed       uint64       `json:"seed"`
+	Deadline   time.Time    `json:"due,omitzero"`
+	Rematch    GameID       `json:"rematch,omitempty"`
+	Created    time.Time    `json:"created"`
+	Updated    time.Time    `json:"updated"`
 }
 
 // encodeGame returns the stored form of g.
 func encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
 		Schema: schemaVersion, ID: g.ID, Platform: g.Platform, Chat: g.Chat, Message: g.Message,
-		Rules: g.Rules, Seats: g.Seats, Moves: make([]int, len(g.Moves)), Status: g.Status,
-		Winner: g.Winner, Version: g.Version, Seed: g.Seed, Created: g.Created, Updated: g.Updated,
+		Rules: g.Rules, Seats: g.Seats, Challenger: g.Challenger, Moves: make([]int, len(g.Moves)), Status: g.Status,
+		Winner: g.Winner, Version: g.Version, Seed: g.Seed, Deadline: g.Deadline, Rematch: g.Rematch,
+		Created: g.Created, Updated: g.Updated,
 	}
 	for i, m := range g.Moves {
 		r.Moves[i] = m.Y*g.Rules.Width + m.X
@@ -54,7 +60,7 @@ func decodeGame(data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Game{}, fmt.Errorf("session: decode game: %w: %v", ErrSchema, err)
 	}
-	if r.Schema != schemaVersion {
+	if r.Schema != schemaVersion && r.Schema != 1 {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, this release reads %d", r.ID, ErrSchema, r.Schema, schemaVersion)
 	}
 	if err := r.Rules.Validate(); err != nil {
@@ -62,8 +68,9 @@ func decodeGame(data []byte) (Game, error) {
 	}
 	g := Game{
 		ID: r.ID, Platform: r.Platform, Chat: r.Chat, Message: r.Message, Rules: r.Rules,
-		Seats: r.Seats, Moves: make([]engine.Point, len(r.Moves)), Status: r.Status,
-		Winner: r.Winner, Version: r.Version, Seed: r.Seed, Created: r.Created, Updated: r.Updated,
+		Seats: r.Seats, Challenger: r.Challenger, Moves: make([]engine.Point, len(r.Moves)), Status: r.Status,
+		Winner: r.Winner, Version: r.Version, Seed: r.Seed, Deadline: r.Deadline, Rematch: r.Rematch,
+		Created: r.Created, Updated: r.Updated,
 	}
 	for i, c := range r.Moves {
 		if c < 0 || c >= r.Rules.Cells() {
@@ -78,12 +85,46 @@ func decodeGame(data []byte) (Game, error) {
 	if err := consistent(&g, b.Outcome()); err != nil {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: %v", r.ID, ErrSchema, err)
 	}
-	for _, s := range g.Seats {
-		if s.IsAI() && !s.AI.Valid() {
-			return Game{}, fmt.Errorf("session: decode game %q: %w: AI level %d", r.ID, ErrSchema, s.AI)
-		}
+	if err := wellFormed(&g); err != nil {
+		return Game{}, fmt.Errorf("session: decode game %q: %w: %v", r.ID, ErrSchema, err)
 	}
 	return g, nil
+}
+
+// wellFormed checks the parts of a game its board does not: levels, seats,
+// the challenger, and the version.
+func wellFormed(g *Game) error {
+	ai := 0
+	for _, s := range g.Seats {
+		if s.IsAI() {
+			ai++
+			if !s.AI.Valid() {
+				return fmt.Errorf("AI level %d", s.AI)
+			}
+		}
+	}
+	switch {
+	case ai == 2:
+		return fmt.Errorf("two AI seats")
+	case g.Version < 1:
+		return fmt.Errorf("version %d", g.Version)
+	case g.Winner > engine.White:
+		return fmt.Errorf("winner %d", g.Winner)
+	case g.Challenger > engine.White || (g.Challenger != engine.Empty && ai > 0):
+		return fmt.Errorf("challenger %d in a game with %d AI seats", g.Challenger, ai)
+	case g.Status == Open && g.Challenger == engine.Empty:
+		return fmt.Errorf("open challenge without a challenger")
+	case g.Status == Open && g.Seat(g.Challenger).User.ID == "":
+		return fmt.Errorf("open challenge without a challenger's id")
+	}
+	if g.Status != Open && g.Status.Played() {
+		for _, s := range g.Seats {
+			if !s.IsAI() && s.User.ID == "" {
+				return fmt.Errorf("%s game with an empty seat", g.Status)
+			}
+		}
+	}
+	return nil
 }
 
 // consistent checks that a game's status and winner agree with the outcome
@@ -99,6 +140,12 @@ func consistent(g *Game, o engine.Outcome) error {
 		want = Running
 	}
 	switch {
+	case !g.Status.valid():
+		return fmt.Errorf("status %q", g.Status)
+	case !g.Status.Played():
+		if len(g.Moves) > 0 || g.Winner != engine.Empty {
+			return fmt.Errorf("%s challenge with %d moves and winner %v", g.Status, len(g.Moves), g.Winner)
+		}
 	case g.Status == Resigned || g.Status == Expired:
 		if want != Running || (g.Status == Resigned && g.Winner == engine.Empty) {
 			return fmt.Errorf("%s game with board %v and winner %v", g.Status, o.Status, g.Winner)
@@ -107,4 +154,113 @@ func consistent(g *Game, o engine.Outcome) error {
 		return fmt.Errorf("status %q winner %v, but the board is %v with winner %v", g.Status, g.Winner, o.Status, o.Winner)
 	}
 	return nil
+}
+
+// statsRecord is the stored form of Stats.
+type statsRecord struct {
+	Schema int  `json:"v"`
+	User   User `json:"user"`
+	// Results is indexed by family and opponent; decoding checks its
+	// shape, which a fixed-size array would not.
+	Results [][]Tally `json:"res"`
+	Rating  float64   `json:"elo"`
+	Duels   int       `json:"duels,omitempty"`
+}
+
+// encodeStats returns the stored form of s.
+func encodeStats(s *Stats) ([]byte, error) {
+	r := statsRecord{Schema: schemaVersion, User: s.User, Rating: s.Rating, Duels: s.Duels}
+	for _, f := range s.Results {
+		r.Results = append(r.Results, f[:])
+	}
+	return json.Marshal(r)
+}
+
+// decodeStats parses stored stats. It returns an error wrapping ErrSchema
+// for a newer schema, malformed data, or counts out of range.
+func decodeStats(data []byte) (Stats, error) {
+	var r statsRecord
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Stats{}, fmt.Errorf("session: decode stats: %w: %v", ErrSchema, err)
+	}
+	if r.Schema != schemaVersion {
+		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: schema %d, this release reads %d", r.User.ID, ErrSchema, r.Schema, schemaVersion)
+	}
+	if r.User.ID == "" || r.Duels < 0 || r.Rating < 0 || r.Rating > 10000 {
+		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: user, %d duels, rating %v", r.User.ID, ErrSchema, r.Duels, r.Rating)
+	}
+	s := Stats{User: r.User, Rating: r.Rating, Duels: r.Duels}
+	if len(r.Results) != len(s.Results) {
+		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d families", r.User.ID, ErrSchema, len(r.Results))
+	}
+	for f, row := range r.Results {
+		if len(row) != len(s.Results[f]) {
+			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d opponents", r.User.ID, ErrSchema, len(row))
+		}
+		for o, t := range row {
+			if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 {
+				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: negative count", r.User.ID, ErrSchema)
+			}
+			s.Results[f][o] = t
+		}
+	}
+	return s, nil
+}
+
+// settingsRecord is the stored form of chat and user settings.
+type settingsRecord[T any] struct {
+	Schema   int `json:"v"`
+	Settings T   `json:"s"`
+}
+
+// encodeSettings returns the stored form of settings s.
+func encodeSettings[T any](s T) ([]byte, error) {
+	return json.Marshal(settingsRecord[T]{Schema: schemaVersion, Settings: s})
+}
+
+// decodeSettings parses stored settings and checks them with validate. It
+// returns an error wrapping ErrSchema for a newer schema, malformed data,
+// or fields out of range.
+func decodeSettings[T interface{ validate() error }](data []byte) (T, error) {
+	var r settingsRecord[T]
+	var zero T
+	if err := json.Unmarshal(data, &r); err != nil {
+		return zero, fmt.Errorf("session: decode settings: %w: %v", ErrSchema, err)
+	}
+	if r.Schema != schemaVersion {
+		return zero, fmt.Errorf("session: decode settings: %w: schema %d, this release reads %d", ErrSchema, r.Schema, schemaVersion)
+	}
+	if err := r.Settings.validate(); err != nil {
+		return zero, fmt.Errorf("session: decode settings: %w: %v", ErrSchema, err)
+	}
+	return r.Settings, nil
+}
+
+// decodeGameHeader parses the parts of a stored game its indexes use (id,
+// place, seats, status, version, times), skipping its moves and their
+// replay: a write only needs these of the version it replaces. It returns
+// an error wrapping ErrSchema when the record is from a newer schema or
+// malformed.
+func decodeGameHeader(data []byte) (Game, error) {
+	var r struct {
+		Schema   int       `json:"v"`
+		ID       GameID    `json:"id"`
+		Platform Platform  `json:"p"`
+		Chat     string    `json:"chat"`
+		Seats    [2]Seat   `json:"seats"`
+		Status   Status    `json:"status"`
+		Version  int       `json:"ver"`
+		Deadline time.Time `json:"due,omitzero"`
+		Created  time.Time `json:"created"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Game{}, fmt.Errorf("session: decode game: %w: %v", ErrSchema, err)
+	}
+	if (r.Schema != schemaVersion && r.Schema != 1) || !r.Status.valid() {
+		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, status %q", r.ID, ErrSchema, r.Schema, r.Status)
+	}
+	return Game{
+		ID: r.ID, Platform: r.Platform, Chat: r.Chat, Seats: r.Seats, Status: r.Status,
+		Version: r.Version, Deadline: r.Deadline, Created: r.Created,
+	}, nil
 }

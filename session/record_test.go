@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	bolt "go.etcd.io/bbolt"
 )
 
 func sampleGame() Game {
@@ -42,8 +43,8 @@ func TestDecodeRefusesBadRecords(t *testing.T) {
 	g := sampleGame()
 	good, _ := encodeGame(&g)
 	tests := map[string]string{
-		"newer schema":    strings.Replace(string(good), `"v":1`, `"v":2`, 1),
-		"no schema":       strings.Replace(string(good), `"v":1,`, ``, 1),
+		"newer schema":    strings.Replace(string(good), `"v":2`, `"v":3`, 1),
+		"no schema":       strings.Replace(string(good), `"v":2,`, ``, 1),
 		"truncated":       string(good[:len(good)/2]),
 		"not json":        "\x00\x01garbage",
 		"empty":           "",
@@ -71,6 +72,9 @@ func FuzzDecodeGame(f *testing.F) {
 	f.Add([]byte(`{"v":1}`))
 	f.Add([]byte(`{"v":1,"rules":{"w":3,"h":3,"k":3},"moves":[4,4],"status":"running"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := decodeGameHeader(data); err != nil && !errors.Is(err, ErrSchema) {
+			t.Fatalf("header error %v does not wrap ErrSchema", err)
+		}
 		g, err := decodeGame(data)
 		if err != nil {
 			if !errors.Is(err, ErrSchema) {
@@ -118,5 +122,200 @@ func TestPutGameRefusesStaleVersion(t *testing.T) {
 	g.Version = 2
 	if err := put(g); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func sampleChallenge() Game {
+	now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	return Game{
+		ID: "c7", Platform: "discord", Chat: "chan", Rules: engine.TicTacToe(),
+		Seats: [2]Seat{{User: User{Name: "bob"}}, {User: alice}}, Challenger: engine.White,
+		Status: Open, Version: 1, Seed: 5, Deadline: now.Add(10 * time.Minute), Rematch: "", Created: now, Updated: now,
+	}
+}
+
+func TestChallengeRecordRoundTrip(t *testing.T) {
+	g := sampleChallenge()
+	data, err := encodeGame(&g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeGame(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Challenger != engine.White || !got.Deadline.Equal(g.Deadline) || got.Seats[0].User.Name != "bob" || got.Status != Open {
+		t.Fatalf("decoded %+v", got)
+	}
+	// A record of schema 1 (before challenges) still reads.
+	old := sampleGame()
+	data, _ = encodeGame(&old)
+	v1 := strings.Replace(string(data), `"v":2`, `"v":1`, 1)
+	if _, err := decodeGame([]byte(v1)); err != nil {
+		t.Fatalf("schema 1 record: %v", err)
+	}
+}
+
+func TestDecodeRefusesBadChallenges(t *testing.T) {
+	g := sampleChallenge()
+	good, _ := encodeGame(&g)
+	tests := map[string]string{
+		"open without challenger": strings.Replace(string(good), `"from":2,`, ``, 1),
+		"challenger 3":            strings.Replace(string(good), `"from":2`, `"from":3`, 1),
+		"challenger without id":   strings.Replace(string(good), `"from":2`, `"from":1`, 1),
+		"moves in a challenge":    strings.Replace(string(good), `"moves":[]`, `"moves":[4]`, 1),
+		"winner of a challenge":   strings.Replace(string(good), `"status":"open"`, `"status":"declined","winner":1`, 1),
+		"running with a hole":     strings.Replace(string(good), `"status":"open"`, `"status":"running"`, 1),
+		"version 0":               strings.Replace(string(good), `"ver":1`, `"ver":0`, 1),
+		"two AIs":                 strings.Replace(strings.Replace(string(good), `{"user":{"name":"bob"}}`, `{"ai":1}`, 1), `{"user":{"id":"1","name":"alice"}}`, `{"ai":2}`, 1),
+	}
+	for name, data := range tests {
+		if data == string(good) {
+			t.Fatalf("%s: the replacement did not apply to %s", name, good)
+		}
+		if _, err := decodeGame([]byte(data)); !errors.Is(err, ErrSchema) {
+			t.Errorf("%s: err = %v, want ErrSchema", name, err)
+		}
+	}
+}
+
+func sampleStats() Stats {
+	s := newStats(alice)
+	s.Results[1][VsHard] = Tally{Wins: 3, Losses: 1}
+	s.Results[0][VsPeople] = Tally{Draws: 2}
+	s.Rating, s.Duels = 1234.5, 2
+	return s
+}
+
+func TestStatsAndSettingsRecords(t *testing.T) {
+	s := sampleStats()
+	data, err := encodeStats(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decodeStats(data); err != nil || got != s {
+		t.Fatalf("stats round trip: %+v, %v", got, err)
+	}
+	for name, bad := range map[string]string{
+		"newer":     strings.Replace(string(data), `"v":2`, `"v":3`, 1),
+		"negative":  strings.Replace(string(data), `"w":3`, `"w":-3`, 1),
+		"no user":   strings.Replace(string(data), `"id":"1"`, `"id":""`, 1),
+		"rating":    strings.Replace(string(data), `"elo":1234.5`, `"elo":1e9`, 1),
+		"families":  strings.Replace(string(data), `"res":[`, `"res":[[],`, 1),
+		"truncated": string(data[:len(data)-3]),
+	} {
+		if bad == string(data) {
+			t.Fatalf("%s: the replacement did not apply to %s", name, data)
+		}
+		if _, err := decodeStats([]byte(bad)); !errors.Is(err, ErrSchema) {
+			t.Errorf("stats %s: err = %v, want ErrSchema", name, err)
+		}
+	}
+	cs := ChatSettings{Lang: "zh", Rules: engine.TicTacToe(), Level: engine.Hard}
+	data, _ = encodeSettings(cs)
+	if got, err := decodeSettings[ChatSettings](data); err != nil || got != cs {
+		t.Fatalf("settings round trip: %+v, %v", got, err)
+	}
+	for name, bad := range map[string]string{
+		"newer": strings.Replace(string(data), `"v":2`, `"v":3`, 1),
+		"level": strings.Replace(string(data), `"level":3`, `"level":4`, 1),
+		"rules": strings.Replace(string(data), `"w":3`, `"w":1`, 1),
+		"lang":  strings.Replace(string(data), `"zh"`, `"ZH!"`, 1),
+	} {
+		if bad == string(data) {
+			t.Fatalf("%s: the replacement did not apply to %s", name, data)
+		}
+		if _, err := decodeSettings[ChatSettings]([]byte(bad)); !errors.Is(err, ErrSchema) {
+			t.Errorf("settings %s: err = %v, want ErrSchema", name, err)
+		}
+	}
+}
+
+func FuzzDecodeStats(f *testing.F) {
+	s := sampleStats()
+	good, _ := encodeStats(&s)
+	f.Add(good)
+	f.Add([]byte(`{"v":2,"user":{"id":"x"},"res":[[{"w":1},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"elo":1200}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := decodeStats(data)
+		if err != nil {
+			if !errors.Is(err, ErrSchema) {
+				t.Fatalf("error %v does not wrap ErrSchema", err)
+			}
+			return
+		}
+		again, err := encodeStats(&st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := decodeStats(again); err != nil || back != st {
+			t.Fatalf("re-encoded stats decode to %+v, %v", back, err)
+		}
+	})
+}
+
+func FuzzDecodeSettings(f *testing.F) {
+	good, _ := encodeSettings(ChatSettings{Lang: "en", Rules: engine.TicTacToe(), Level: engine.Easy})
+	f.Add(good)
+	f.Add([]byte(`{"v":2,"s":{"lang":"zh"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cs, err := decodeSettings[ChatSettings](data)
+		if err == nil {
+			if cs.validate() != nil {
+				t.Fatalf("decoded invalid settings %+v", cs)
+			}
+		} else if !errors.Is(err, ErrSchema) {
+			t.Fatalf("error %v does not wrap ErrSchema", err)
+		}
+		us, err := decodeSettings[UserSettings](data)
+		if err == nil {
+			if us.validate() != nil {
+				t.Fatalf("decoded invalid settings %+v", us)
+			}
+		} else if !errors.Is(err, ErrSchema) {
+			t.Fatalf("error %v does not wrap ErrSchema", err)
+		}
+	})
+}
+
+// TestBadStoredRecordsAreErrors puts a corrupt record of every kind in the
+// file and checks the service reports ErrSchema instead of panicking or
+// starting afresh.
+func TestBadStoredRecordsAreErrors(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newTestService(st, 1)
+	err := st.DB().Update(func(tx *bolt.Tx) error {
+		for _, kv := range []struct{ b, k string }{
+			{"games", "zz"}, {"stats", "test\x00" + alice.ID}, {"chatsettings", "test\x00c"}, {"usersettings", "test\x00" + alice.ID},
+		} {
+			if err := tx.Bucket([]byte(kv.b)).Put([]byte(kv.k), []byte(`{"v":99}`)); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte("chatplayers")).Put([]byte("test\x00c\x00"+alice.ID), nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := map[string]error{}
+	_, checks["game"] = s.Game(ctx, "zz")
+	_, checks["stats"] = s.Stats(ctx, "test", alice.ID)
+	_, checks["top"] = s.Top(ctx, "test", "c", ByRating, 5)
+	_, checks["chat settings"] = s.ChatSettings(ctx, "test", "c")
+	_, checks["lang"] = s.Lang(ctx, as(alice))
+	_, checks["user settings"] = s.UserSettings(ctx, "test", alice.ID)
+	for name, err := range checks {
+		if !errors.Is(err, ErrSchema) {
+			t.Errorf("%s: %v, want ErrSchema", name, err)
+		}
+	}
+	// A duel ending for alice cannot count into unreadable stats: the
+	// whole move is refused and the game stays as it was.
+	putDuel(t, st, "d", engine.Point{X: 0, Y: 0}, engine.Point{X: 0, Y: 1}, engine.Point{X: 1, Y: 0}, engine.Point{X: 1, Y: 1})
+	if _, err := s.Place(ctx, as(alice), PlaceRequest{Game: "d", MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}}); !errors.Is(err, ErrSchema) {
+		t.Fatalf("winning move with corrupt stats: %v", err)
+	}
+	if v, _ := s.Game(ctx, "d"); v.Status() != Running || v.MoveNo() != 4 {
+		t.Fatalf("game after the refused commit: %s at %d", v.Status(), v.MoveNo())
 	}
 }

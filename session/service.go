@@ -19,7 +19,27 @@ type Config struct {
 	NewSeed func() uint64
 	// NewPlayer returns the AI player of a level. Default engine.NewPlayer.
 	NewPlayer func(l engine.Level, rng *rand.Rand) (engine.Player, error)
+	// ChallengeTTL is how long a duel challenge waits for its opponent.
+	// Default 10 minutes.
+	ChallengeTTL time.Duration
+	// IdleAI is how long a game against the AI may go without a move
+	// before it expires. Default 24 hours.
+	IdleAI time.Duration
+	// TurnLimit is how long a player in a duel has for a move; the player
+	// who lets it run out loses. Default 1 hour.
+	TurnLimit time.Duration
+	// OnExpire, when set, is called by Sweep with each game it ended, so
+	// that adapters can update the game's message. It runs on Sweep's
+	// goroutine, after the change committed.
+	OnExpire func(View)
 }
+
+// The defaults of Config.
+const (
+	DefaultChallengeTTL = 10 * time.Minute
+	DefaultIdleAI       = 24 * time.Hour
+	DefaultTurnLimit    = time.Hour
+)
 
 // Service starts games, places stones and ends games, committing each
 // change to its Store. It is safe for concurrent use.
@@ -28,8 +48,13 @@ type Service struct {
 	now       func() time.Time
 	newSeed   func() uint64
 	newPlayer func(engine.Level, *rand.Rand) (engine.Player, error)
+	limits    limits
+	onExpire  func(View)
 	locks     keyedMutex
 }
+
+// limits are the time limits of live games.
+type limits struct{ challenge, idleAI, turn time.Duration }
 
 // New returns a Service on store. A nil cfg means the defaults.
 func New(store Store, cfg *Config) *Service {
@@ -46,6 +71,18 @@ func New(store Store, cfg *Config) *Service {
 	if s.newPlayer == nil {
 		s.newPlayer = engine.NewPlayer
 	}
+	orDefault := func(d, def time.Duration) time.Duration {
+		if d <= 0 {
+			return def
+		}
+		return d
+	}
+	s.limits = limits{
+		challenge: orDefault(cfg.ChallengeTTL, DefaultChallengeTTL),
+		idleAI:    orDefault(cfg.IdleAI, DefaultIdleAI),
+		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
+	}
+	s.onExpire = cfg.OnExpire
 	return s
 }
 
@@ -91,47 +128,107 @@ func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (View,
 	if who.User.ID == "" {
 		return View{}, fmt.Errorf("session: start: %w: no user", ErrBadRequest)
 	}
-	defer s.locks.lock("start\x00" + string(runningKey(who.Platform, who.Chat, who.User.ID)))()
-
-	if v, err := s.Running(ctx, who); err == nil {
-		return v, fmt.Errorf("session: start: game %s: %w", v.ID(), ErrAlreadyPlaying)
-	} else if !errors.Is(err, ErrNotFound) {
-		return View{}, err
+	defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
+	if v, err := s.runningAI(ctx, who); err != nil {
+		return v, err
 	}
 
-	now := s.now()
-	g := Game{
-		Platform: who.Platform, Chat: who.Chat, Rules: req.Rules, Status: Running,
-		Seed: s.newSeed(), Created: now, Updated: now, Version: 1,
-	}
+	g := s.newGame(who, req.Rules, Running)
 	human, ai := Seat{User: who.User}, Seat{AI: req.Level}
-	side := req.Side
-	if side == RandomSide {
-		side = Side(rand.New(rand.NewPCG(g.Seed, 0)).IntN(2))
-	}
 	g.Seats = [2]Seat{human, ai}
-	if side == Second {
+	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats = [2]Seat{ai, human}
 	}
+	return s.create(ctx, &g, nil)
+}
+
+// lockStart takes the lock that serialises starting games against the AI
+// for one user in one chat, and returns its unlock.
+func (s *Service) lockStart(p Platform, chat, userID string) func() {
+	return s.locks.lock("start\x00" + string(userKey(p, chat, userID)))
+}
+
+// runningAI returns ErrAlreadyPlaying and a view of the user's running
+// game against the AI in the chat when there is one, and nil when not. A
+// game past its deadline does not count: it is as good as expired, and
+// ends when the sweeper or a tap reaches it.
+func (s *Service) runningAI(ctx context.Context, who Actor) (View, error) {
+	v, err := s.Running(ctx, who)
+	switch {
+	case err == nil && !v.Deadline().IsZero() && !s.now().Before(v.Deadline()):
+		return View{}, nil
+	case err == nil:
+		return v, fmt.Errorf("session: game %s: %w", v.ID(), ErrAlreadyPlaying)
+	case errors.Is(err, ErrNotFound):
+		return View{}, nil
+	}
+	return View{}, err
+}
+
+// newGame returns a new game of the actor's chat with its seed and times
+// set, but no id and no seats.
+func (s *Service) newGame(who Actor, r engine.Rules, st Status) Game {
+	now := s.now()
+	return Game{
+		Platform: who.Platform, Chat: who.Chat, Rules: r, Status: st,
+		Seed: s.newSeed(), Created: now, Updated: now, Version: 1,
+	}
+}
+
+// pickSide resolves RandomSide with the game's seed.
+func pickSide(side Side, seed uint64) Side {
+	if side == RandomSide {
+		return Side(rand.New(rand.NewPCG(seed, 0)).IntN(2))
+	}
+	return side
+}
+
+// create plays the AI's first move when it has black, gives g a new id
+// and stores it, together with whatever also does in the same
+// transaction (which may be nil).
+func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameID) error) (View, error) {
 	b, err := g.board()
 	if err != nil {
 		return View{}, err
 	}
-	if err := s.playAI(ctx, &g, b); err != nil {
+	if err := s.playAI(ctx, g, b); err != nil {
 		return View{}, err
 	}
+	s.touch(g)
 	err = s.store.Update(ctx, func(tx Tx) error {
 		id, err := tx.NewGameID()
 		if err != nil {
 			return err
 		}
 		g.ID = id
-		return tx.PutGame(g)
+		if err := tx.PutGame(*g); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(tx, id)
+		}
+		return nil
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("session: start: %w", err)
+		return View{}, fmt.Errorf("session: new game: %w", err)
 	}
-	return newView(&g, b), nil
+	return newView(g, b), nil
+}
+
+// touch sets a live game's deadline from now: the challenge's time to
+// answer, the turn limit of a duel, or the idle time against the AI.
+func (s *Service) touch(g *Game) {
+	now := s.now()
+	switch {
+	case g.Status == Open:
+		g.Deadline = now.Add(s.limits.challenge)
+	case g.Status.Over():
+		g.Deadline = time.Time{}
+	case g.IsDuel():
+		g.Deadline = now.Add(s.limits.turn)
+	default:
+		g.Deadline = now.Add(s.limits.idleAI)
+	}
 }
 
 // PlaceRequest is a tap: a stone at Cell as move number MoveNo of a game.
@@ -143,16 +240,22 @@ type PlaceRequest struct {
 
 // Place checks the request against the game, plays the stone, lets the AI
 // reply when it is the AI's turn, and commits both moves together. Refusals,
-// which change nothing: ErrNotFound, ErrGameOver, ErrNotAPlayer, ErrStale,
-// ErrNotYourTurn, ErrOffBoard, ErrCellTaken.
+// which change nothing: ErrNotFound, ErrGameOver, ErrNotStarted,
+// ErrNotAPlayer, ErrStale, ErrNotYourTurn, ErrOffBoard, ErrCellTaken. A
+// game past its deadline is ended as expired and returned with ErrExpired.
 func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (View, error) {
 	defer s.locks.lock(string(req.Game))()
 	g, err := s.loadFor(ctx, who, req.Game)
 	if err != nil {
 		return View{}, err
 	}
+	if v, err := s.expireIfDue(ctx, &g); err != nil {
+		return v, err
+	}
 	me := g.SideOf(who.User.ID)
 	switch {
+	case g.Status == Open:
+		return View{}, fmt.Errorf("session: place in game %s: %w", g.ID, ErrNotStarted)
 	case g.Status.Over():
 		return View{}, fmt.Errorf("session: place in game %s: %w", g.ID, ErrGameOver)
 	case me == engine.Empty:
@@ -177,18 +280,26 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (View,
 	if err := s.playAI(ctx, &g, b); err != nil {
 		return View{}, err
 	}
-	return s.commit(ctx, &g, b)
+	s.touch(&g)
+	return s.commit(ctx, &g, b, Running)
 }
 
-// Resign ends the user's game as a loss for them.
+// Resign ends the user's game as a loss for them. Refusals: ErrNotFound,
+// ErrNotStarted (an open challenge: Cancel or Decline it), ErrGameOver,
+// ErrNotAPlayer, and ErrExpired with the expired game.
 func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (View, error) {
 	defer s.locks.lock(string(id))()
 	g, err := s.loadFor(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
+	if v, err := s.expireIfDue(ctx, &g); err != nil {
+		return v, err
+	}
 	me := g.SideOf(who.User.ID)
 	switch {
+	case g.Status == Open:
+		return View{}, fmt.Errorf("session: resign game %s: %w", id, ErrNotStarted)
 	case g.Status.Over():
 		return View{}, fmt.Errorf("session: resign game %s: %w", id, ErrGameOver)
 	case me == engine.Empty:
@@ -199,7 +310,7 @@ func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (View, error
 		return View{}, err
 	}
 	g.Status, g.Winner = Resigned, me.Opponent()
-	return s.commit(ctx, &g, b)
+	return s.commit(ctx, &g, b, Running)
 }
 
 // BindMessage records the id of the message that shows the game's board.
@@ -214,7 +325,7 @@ func (s *Service) BindMessage(ctx context.Context, id GameID, message string) (V
 		return View{}, err
 	}
 	g.Message = message
-	return s.commit(ctx, &g, b)
+	return s.commit(ctx, &g, b, g.Status)
 }
 
 // Game returns a view of the game with the id, or ErrNotFound.
@@ -300,12 +411,73 @@ func (s *Service) playAI(ctx context.Context, g *Game, b *engine.Board) error {
 	return s.play(g, b, p)
 }
 
-// commit stores g as its next version and returns its view.
-func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board) (View, error) {
+// commit stores g as its next version and returns its view. was is the
+// status g was loaded with: when g ended since, its result goes into the
+// players' stats in the same transaction.
+func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Status) (View, error) {
 	g.Version++
 	g.Updated = s.now()
-	if err := s.store.Update(ctx, func(tx Tx) error { return tx.PutGame(*g) }); err != nil {
+	if g.Status.Over() {
+		g.Deadline = time.Time{}
+	}
+	ended := g.Status.Over() && !was.Over()
+	err := s.store.Update(ctx, func(tx Tx) error {
+		if err := tx.PutGame(*g); err != nil {
+			return err
+		}
+		if ended {
+			return countResult(tx, g)
+		}
+		return nil
+	})
+	if err != nil {
 		return View{}, fmt.Errorf("session: commit game %s: %w", g.ID, err)
 	}
 	return newView(g, b), nil
+}
+
+// Live returns the chat's open challenges and running games (against the
+// AI and duels) that the actor takes part in or may accept, oldest first.
+func (s *Service) Live(ctx context.Context, who Actor) ([]View, error) {
+	var views []View
+	err := s.store.View(ctx, func(tx Tx) error {
+		ids, err := tx.LiveGames(who.Platform, who.Chat)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			g, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			if g.SideOf(who.User.ID) == engine.Empty && (g.Status != Open || roleOf(&g, who.User) == bystander) {
+				continue
+			}
+			v, err := s.view(&g)
+			if err != nil {
+				return err
+			}
+			views = append(views, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session: live games in %s chat %q: %w", who.Platform, who.Chat, err)
+	}
+	return views, nil
+}
+
+// Last returns the last game the actor finished in the chat, or
+// ErrNotFound.
+func (s *Service) Last(ctx context.Context, who Actor) (View, error) {
+	var id GameID
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		id, err = tx.LastGame(who.Platform, who.Chat, who.User.ID)
+		return err
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.Game(ctx, id)
 }

@@ -1,10 +1,13 @@
 package session
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
-// Store keeps games. Every change goes through Update, whose function runs
-// in one transaction: all its writes commit together or none do. A Store
-// is safe for concurrent use.
+// Store keeps games, stats and settings. Every change goes through Update,
+// whose function runs in one transaction: all its writes commit together
+// or none do. A Store is safe for concurrent use.
 type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
@@ -24,11 +27,40 @@ type Tx interface {
 	Game(id GameID) (Game, error)
 	// PutGame stores g. When g.Version is above 1 the stored game must
 	// have version g.Version-1, else PutGame returns ErrConflict. It keeps
-	// the indexes of running games and of board messages in step with g.
+	// the indexes (running AI games, live games of a chat, deadlines, last
+	// finished game of a user) in step with g.
 	PutGame(g Game) error
 	// NewGameID returns an id no game has had.
 	NewGameID() (GameID, error)
 	// RunningGame returns the id of the user's running game against the AI
 	// in the chat, or ErrNotFound.
 	RunningGame(p Platform, chat, userID string) (GameID, error)
+	// LiveGames returns the ids of the chat's open challenges and running
+	// games, oldest first.
+	LiveGames(p Platform, chat string) ([]GameID, error)
+	// LastGame returns the id of the last game the user finished in the
+	// chat, or ErrNotFound.
+	LastGame(p Platform, chat, userID string) (GameID, error)
+	// Due returns the ids of up to limit live games whose deadline is not
+	// after t, earliest first.
+	Due(t time.Time, limit int) ([]GameID, error)
+	// Stats returns the user's stats on the platform; a user with none
+	// gets the stats of someone who has played nothing.
+	Stats(p Platform, userID string) (Stats, error)
+	// PutStats stores the stats of s.User and records that the user has
+	// played in the chat, for the chat's leaderboards.
+	PutStats(p Platform, chat string, s Stats) error
+	// ChatPlayers returns the ids of the users who have finished a game in
+	// the chat.
+	ChatPlayers(p Platform, chat string) ([]string, error)
+	// ChatSettings returns the chat's settings; the zero value when none
+	// are stored.
+	ChatSettings(p Platform, chat string) (ChatSettings, error)
+	// PutChatSettings stores the chat's settings.
+	PutChatSettings(p Platform, chat string, s ChatSettings) error
+	// UserSettings returns the user's settings; the zero value when none
+	// are stored.
+	UserSettings(p Platform, userID string) (UserSettings, error)
+	// PutUserSettings stores the user's settings.
+	PutUserSettings(p Platform, userID string, s UserSettings) error
 }

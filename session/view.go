@@ -87,3 +87,17 @@ func (v View) Created() time.Time { return v.g.Created }
 
 // Updated returns when the game last changed.
 func (v View) Updated() time.Time { return v.g.Updated }
+
+// IsDuel reports whether two people play the game.
+func (v View) IsDuel() bool { return v.g.IsDuel() }
+
+// Challenger returns the side of the person who proposed the duel, or
+// engine.Empty for a game against the AI.
+func (v View) Challenger() engine.Stone { return v.g.Challenger }
+
+// Deadline returns when the live game expires if nothing happens, or the
+// zero time once it is over.
+func (v View) Deadline() time.Time { return v.g.Deadline }
+
+// Rematch returns the id of the game started as this one's rematch, or "".
+func (v View) Rematch() GameID { return v.g.Rematch }

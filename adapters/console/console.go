@@ -1,6 +1,8 @@
 // Package console is a chat in a terminal: a person plays from standard
 // input with no account or token. It goes through the same Dispatcher as
 // the chat platforms; the printed keyboard stands for a message's buttons.
+// "/as NAME" switches the user who types, so one person can duel
+// themselves as two users.
 package console
 
 import (
@@ -19,32 +21,46 @@ import (
 // Platform is the session platform of console games.
 const Platform session.Platform = "console"
 
-// chatID and messageID name the one chat and the one board "message" a
-// terminal has.
-const (
-	chatID    = "terminal"
-	messageID = "board"
-)
+// chatID names the one chat a terminal has.
+const chatID = "terminal"
+
+// messagePrefix starts the id of the terminal "message" that shows a game:
+// each game is its own message, named after the game.
+const messagePrefix = "msg-"
 
 // Console reads commands, button numbers and coordinates from a reader
-// and writes boards and replies to a writer. It is for one goroutine.
+// and writes boards and replies to a writer. Run is for one goroutine;
+// Expired may be called from any.
 type Console struct {
-	d    *adapters.Dispatcher
-	in   io.Reader
-	out  io.Writer
-	user session.User
-	lang string
-	// buttons are the live buttons of the last board shown, numbered from
-	// 1 in the order printed: the terminal's copy of a message's keyboard.
-	// The board is laid out for render.ConsoleLayout, the Telegram
-	// keyboard, so large boards show a window with arrows, as on a phone.
+	d     *adapters.Dispatcher
+	in    io.Reader
+	out   io.Writer
+	owner session.User
+	user  session.User
+	lang  string
+	// message is the id of the message whose keyboard is in buttons.
+	message string
+	// buttons are the buttons of the last message shown, numbered from 1
+	// in the order printed: the terminal's copy of its keyboard.
 	buttons []render.Button
+	expired chan session.View
 }
 
 // New returns a console where user plays, answering in the language of
 // locale.
 func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User, locale string) *Console {
-	return &Console{d: d, in: in, out: out, user: user, lang: locale}
+	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64)}
+}
+
+// Expired tells the console that the session's sweeper ended a game, so
+// that Run shows its final state; pass it as session.Config.OnExpire. It
+// never blocks: when the console is far behind, the report is dropped and
+// the game shows as ended when next touched.
+func (c *Console) Expired(v session.View) {
+	select {
+	case c.expired <- v:
+	default:
+	}
 }
 
 // Run plays until the input ends, /quit is typed, or ctx is done. On start
@@ -77,6 +93,10 @@ func (c *Console) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			fmt.Fprintln(c.out)
 			return nil
+		case v := <-c.expired:
+			fmt.Fprintln(c.out)
+			c.show(ctx, c.d.Expired(ctx, v))
+			continue
 		case line, ok = <-lines:
 		}
 		if !ok {
@@ -93,7 +113,7 @@ func (c *Console) Run(ctx context.Context) error {
 
 // request returns the dispatcher request of the terminal's user.
 func (c *Console) request() adapters.Request {
-	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: messageID}
+	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message}
 }
 
 // handle acts on one line of input.
@@ -101,6 +121,9 @@ func (c *Console) handle(ctx context.Context, line string) {
 	lang := render.LangOf(c.lang)
 	switch {
 	case line == "":
+		return
+	case line == "/as" || strings.HasPrefix(line, "/as "):
+		c.switchUser(strings.Fields(line)[1:])
 		return
 	case strings.HasPrefix(line, "/"):
 		c.show(ctx, c.d.Command(ctx, c.request(), line))
@@ -121,8 +144,24 @@ func (c *Console) handle(ctx context.Context, line string) {
 	c.show(ctx, r)
 }
 
-// show prints a reply: its text, its notice, and its game with the
-// numbered keyboard.
+// switchUser makes NAME the user who types: "/as bob" plays as bob, and
+// "/as" alone (or the terminal user's own name) switches back.
+func (c *Console) switchUser(args []string) {
+	lang := render.LangOf(c.lang)
+	switch {
+	case len(args) == 0 || args[0] == c.owner.Name:
+		c.user = c.owner
+	case len(args) == 1 && len(args[0]) <= 32 && !strings.ContainsAny(args[0], "@/"):
+		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0]}
+	default:
+		fmt.Fprintln(c.out, render.T(lang, render.MsgBadArgument, strings.Join(args, " ")))
+		return
+	}
+	fmt.Fprintln(c.out, render.T(lang, render.MsgNowPlaying, render.SeatName(session.Seat{User: c.user}, lang)))
+}
+
+// show prints a reply: its text, its notice, and its game or challenge
+// with the numbered keyboard.
 func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if r.Text != "" {
 		fmt.Fprintln(c.out, r.Text)
@@ -133,15 +172,17 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if r.Game == nil {
 		return
 	}
+	c.message = r.Edit
 	if r.Edit == "" {
-		if err := c.d.Bind(ctx, r.Game.ID(), messageID); err != nil {
+		c.message = messagePrefix + string(r.Game.ID())
+		if err := c.d.Bind(ctx, r.Game.ID(), c.message); err != nil {
 			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
 		}
 	}
+	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.Window)
 	fmt.Fprintln(c.out)
-	fmt.Fprintln(c.out, render.Text(*r.Game, r.Lang))
-	kb := render.BoardKeyboard(*r.Game, r.Lang, render.ConsoleLayout, r.Window)
-	var text string
-	text, c.buttons = render.KeyboardText(kb)
-	fmt.Fprint(c.out, text)
+	fmt.Fprintln(c.out, text)
+	var keys string
+	keys, c.buttons = render.KeyboardText(kb)
+	fmt.Fprint(c.out, keys)
 }

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/console"
@@ -69,7 +70,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			log.Error("closing the database", "err", err)
 		}
 	}()
-	svc := session.New(store, nil)
+	// onExpire tells each platform's adapter about games the sweeper
+	// ended. It is filled in below, before the sweeper starts.
+	onExpire := map[session.Platform]func(session.View){}
+	svc := session.New(store, &session.Config{OnExpire: func(v session.View) {
+		if f := onExpire[v.Platform()]; f != nil {
+			f(v)
+		}
+	}})
 
 	var servers []server
 	if cfg.Discord.Token != "" {
@@ -86,13 +94,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		log.Warn("telegram is not built into this release yet; serving the other platforms")
 	}
 	if len(servers) == 0 || cfg.Console.Enabled {
+		d := adapters.NewDispatcher(svc, console.Platform, "", log)
+		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
+		con := console.New(d, stdin, stdout, user, cfg.Console.Locale)
+		onExpire[console.Platform] = con.Expired
 		servers = append(servers, func(ctx context.Context) error {
 			log.Debug("starting the console game", "db", cfg.Database.Path)
-			d := adapters.NewDispatcher(svc, console.Platform, "", log)
-			user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
-			return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+			return con.Run(ctx)
 		})
 	}
+	defer startSweeper(ctx, svc, log)()
 	return serve(ctx, servers)
 }
 
@@ -117,6 +128,26 @@ func serve(ctx context.Context, servers []server) error {
 		}
 	}
 	return first
+}
+
+// sweepEvery is how often expired games and challenges are ended.
+const sweepEvery = 30 * time.Second
+
+// startSweeper ends expired games in the background until the returned
+// stop function is called; stop waits for the sweeper to finish.
+func startSweeper(ctx context.Context, svc *session.Service, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	ticker := time.NewTicker(sweepEvery)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		svc.RunSweeper(ctx, ticker.C, func(err error) { log.Error("sweeping expired games", "err", err) })
+	}()
+	return func() {
+		cancel()
+		ticker.Stop()
+		<-done
+	}
 }
 
 // getenvDefault returns the variable's value, or def when it is empty.

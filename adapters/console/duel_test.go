@@ -1,0 +1,130 @@
+package console
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/session"
+)
+
+func TestDuelYourselfAsTwoUsers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	script := strings.Join([]string{
+		"/as alice", "/duel @bob first",
+		"/as carol", "1", // carol taps Accept on a challenge for bob
+		"/as bob", "1", // bob taps Accept
+		"/as alice", "a3", "/as bob", "a2", "/as alice", "b3", "/as bob", "b2",
+		"/as alice", "b1",
+		"/as bob", "c1",
+		"/as alice", "c3",
+		"/as bob", "/rematch", "/as alice", "/rematch",
+		"/stats", "/top", "/lang zh", "/stats",
+		"/as carol", "/duel @bob", "/as bob", "/decline",
+		"/as carol", "/duel", "/cancel", "/accept",
+	}, "\n") + "\n"
+	out := run(t, path, script)
+	for _, want := range []string{
+		"You are now alice.",
+		"alice challenges bob to ttt. alice plays ❌.",
+		"[ 1] ✅ Accept [ 2] 🚫 Decline [ 3] ✖️ Cancel",
+		"! This challenge is not for you.",
+		"❌ alice  vs  ⭕ bob",
+		"❌ alice wins with 3 in a row!",
+		"bob challenges alice to ttt. bob plays ❌.", // the rematch, colours swapped
+		"❌ bob  vs  ⭕ alice",
+		"alice — duel rating 1216 (1 duels)",
+		"ttt vs people: 1 won, 0 lost, 0 drawn",
+		"Best duel ratings here:\n1. alice — 1216\n2. bob — 1184\nYour rank: 1.",
+		"之后我会用中文回复你。",
+		"alice — 对战积分 1216（1 局对战）",
+		"bob declined the challenge.",
+		"carol challenges anyone to ttt.",
+		"carol withdrew the challenge.",
+		"There is no challenge here for you.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// bob's /rematch challenges alice; hers accepts it: one game.
+	if n := strings.Count(out, "❌ bob  vs  ⭕ alice"); n != 1 {
+		t.Errorf("rematch board shown %d times, want 1", n)
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s", out)
+	}
+	if testing.Verbose() {
+		t.Log(out)
+	}
+}
+
+// notifyWriter collects output and signals every write.
+type notifyWriter struct {
+	mu    sync.Mutex
+	sb    strings.Builder
+	wrote chan struct{}
+}
+
+func (w *notifyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sb.Write(p)
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (w *notifyWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sb.String()
+}
+
+// waitFor blocks until the output contains s.
+func (w *notifyWriter) waitFor(t *testing.T, s string) {
+	t.Helper()
+	for !strings.Contains(w.String(), s) {
+		<-w.wrote
+	}
+}
+
+func TestSweeperUpdatesTheConsole(t *testing.T) {
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	var c *Console
+	svc := session.New(st, &session.Config{Now: clock, OnExpire: func(v session.View) { c.Expired(v) }})
+	d := adapters.NewDispatcher(svc, Platform, "", nil)
+	in, feed := io.Pipe()
+	out := &notifyWriter{wrote: make(chan struct{}, 1)}
+	c = New(d, in, out, session.User{ID: "local", Name: "you"}, "en")
+	done := make(chan error)
+	go func() { done <- c.Run(context.Background()) }()
+
+	io.WriteString(feed, "/duel @bob\n")
+	out.waitFor(t, "you challenges bob")
+	mu.Lock()
+	now = now.Add(session.DefaultChallengeTTL)
+	mu.Unlock()
+	if n, err := svc.Sweep(context.Background()); n != 1 || err != nil {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	out.waitFor(t, "Nobody accepted you's challenge in time.")
+	feed.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

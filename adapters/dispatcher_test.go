@@ -1,0 +1,194 @@
+package adapters
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+var ctx = context.Background()
+
+// fakeClock is a clock, safe for concurrent use, that moves when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+// newDispatcher returns a dispatcher on a fresh bbolt file with clock c.
+func newDispatcher(t *testing.T, c *fakeClock) (*Dispatcher, *session.Service) {
+	t.Helper()
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	seed := uint64(0)
+	svc := session.New(st, &session.Config{Now: c.Now, NewSeed: func() uint64 { seed++; return seed }})
+	return NewDispatcher(svc, "test", "", nil), svc
+}
+
+func req(name string) Request {
+	return Request{Chat: "c", User: session.User{ID: "id-" + name, Name: name}, Locale: "en", Message: "m1"}
+}
+
+// tapAction taps the button of kind in the reply's keyboard.
+func tapAction(t *testing.T, d *Dispatcher, r Request, game session.View, kind render.ActionKind) Reply {
+	t.Helper()
+	_, kb := render.Message(game, render.English, render.ConsoleLayout, nil)
+	for _, row := range kb.Rows {
+		for _, b := range row {
+			if b.Action.Kind == kind {
+				return d.Tap(ctx, r, EncodeAction(b.Action))
+			}
+		}
+	}
+	t.Fatalf("no button of kind %d on game %s (%s)", kind, game.ID(), game.Status())
+	return Reply{}
+}
+
+func TestChallengeButtons(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	r := d.Command(ctx, req("alice"), "/duel @bob first")
+	if r.Game == nil || r.Game.Status() != session.Open || r.Edit != "" {
+		t.Fatalf("/duel: %+v", r)
+	}
+	ch := *r.Game
+	if got := tapAction(t, d, req("carol"), ch, render.Accept); got.Notice != "This challenge is not for you." || got.Game != nil {
+		t.Fatalf("carol accepts: %+v", got)
+	}
+	if got := tapAction(t, d, req("alice"), ch, render.Decline); got.Notice != "This challenge is not for you." {
+		t.Fatalf("alice declines her own: %+v", got)
+	}
+	got := tapAction(t, d, req("bob"), ch, render.Decline)
+	if got.Game == nil || got.Game.Status() != session.Declined || got.Edit != "m1" {
+		t.Fatalf("bob declines: %+v", got)
+	}
+	if text, _ := render.Message(*got.Game, render.English, render.ConsoleLayout, nil); text != "bob declined the challenge." {
+		t.Fatalf("declined text %q", text)
+	}
+
+	ch = *d.Command(ctx, req("alice"), "/duel").Game
+	if got := tapAction(t, d, req("bob"), ch, render.Cancel); got.Notice != "This challenge is not for you." {
+		t.Fatalf("bob cancels alice's: %+v", got)
+	}
+	if got := tapAction(t, d, req("alice"), ch, render.Cancel); got.Game == nil || got.Game.Status() != session.Cancelled {
+		t.Fatalf("alice cancels: %+v", got)
+	}
+	// A typed /accept with nothing to accept says so.
+	if got := d.Command(ctx, req("bob"), "/accept"); got.Text != render.T(render.English, render.MsgNoChallenge) {
+		t.Fatalf("/accept with nothing open: %+v", got)
+	}
+}
+
+func TestDuelTypedMovesAndRematchTaps(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	ch := *d.Command(ctx, req("alice"), "/duel @bob first").Game
+	if err := d.Bind(ctx, ch.ID(), "m1"); err != nil {
+		t.Fatal(err)
+	}
+	acc := d.Command(ctx, req("bob"), "/accept")
+	if acc.Game == nil || acc.Game.Status() != session.Running || acc.Edit != "m1" {
+		t.Fatalf("/accept: %+v", acc)
+	}
+	// Typed moves find each player's duel.
+	for i, mv := range []struct{ who, cell string }{{"alice", "a3"}, {"bob", "a2"}, {"alice", "b3"}, {"bob", "b2"}, {"alice", "c3"}} {
+		r := d.Move(ctx, req(mv.who), mv.cell)
+		if r.Game == nil || r.Edit != "m1" {
+			t.Fatalf("move %d (%s %s): %+v", i, mv.who, mv.cell, r)
+		}
+		acc = r
+	}
+	if acc.Game.Status() != session.Won {
+		t.Fatalf("game %s", acc.Game.Status())
+	}
+	if r := d.Move(ctx, req("bob"), "c1"); r != (Reply{}) {
+		t.Fatalf("typed move with no running game: %+v", r)
+	}
+	first := tapAction(t, d, req("bob"), *acc.Game, render.Rematch)
+	if first.Game == nil || first.Edit != "" || first.Game.SideOf("id-bob") != 1 {
+		t.Fatalf("rematch tap: %+v", first)
+	}
+	if err := d.Bind(ctx, first.Game.ID(), "m2"); err != nil {
+		t.Fatal(err)
+	}
+	second := tapAction(t, d, req("alice"), *acc.Game, render.Rematch)
+	if second.Game == nil || second.Game.ID() != first.Game.ID() || second.Edit != "m2" {
+		t.Fatalf("second rematch tap: %+v, want game %s edited in m2", second, first.Game.ID())
+	}
+	if got := tapAction(t, d, req("carol"), *acc.Game, render.Rematch); got.Notice != "This is not your game." {
+		t.Fatalf("stranger's rematch: %+v", got)
+	}
+}
+
+func TestExpiredTapsAndSweeperReplies(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0)}
+	d, svc := newDispatcher(t, c)
+	ch := *d.Command(ctx, req("alice"), "/duel").Game
+	c.Advance(session.DefaultChallengeTTL)
+	got := tapAction(t, d, req("bob"), ch, render.Accept)
+	if got.Notice != "The game expired." || got.Game == nil || got.Game.Status() != session.Lapsed || got.Edit != "m1" {
+		t.Fatalf("late accept: %+v", got)
+	}
+	if err := svc.SetChatSettings(ctx, "test", "c", session.ChatSettings{Lang: "zh"}); err != nil {
+		t.Fatal(err)
+	}
+	r := d.Expired(ctx, *got.Game)
+	if r.Lang != render.Chinese || r.Game == nil {
+		t.Fatalf("sweeper reply: %+v", r)
+	}
+	if text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, nil); !strings.Contains(text, "无人及时接受") || kb.Buttons() != 0 {
+		t.Fatalf("lapsed challenge message %q with %d buttons", text, kb.Buttons())
+	}
+}
+
+func TestLanguageSettings(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	if r := d.Command(ctx, req("alice"), "/lang zh"); r.Lang != render.Chinese || r.Text != render.T(render.Chinese, render.MsgLangSet) {
+		t.Fatalf("/lang zh: %+v", r)
+	}
+	if r := d.Command(ctx, req("alice"), "/help"); r.Lang != render.Chinese || !strings.Contains(r.Text, "再来一局") {
+		t.Fatalf("help after /lang zh: %+v", r)
+	}
+	if r := d.Command(ctx, req("bob"), "/help"); r.Lang != render.English {
+		t.Fatalf("bob's language changed: %+v", r)
+	}
+	if r := d.Command(ctx, req("alice"), "/lang fr"); !strings.Contains(r.Text, "/lang en") {
+		t.Fatalf("/lang fr: %+v", r)
+	}
+	if r := d.Command(ctx, req("alice"), "/duel @alice"); r.Text != render.T(render.Chinese, render.MsgDuelSelf) {
+		t.Fatalf("duel oneself: %+v", r)
+	}
+	if r := d.Command(ctx, req("bob"), "/top hard"); r.Text != "Most wins against hard here:\nNobody is on this board yet." {
+		t.Fatalf("/top hard: %q", r.Text)
+	}
+	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200 (0 duels)\nNo finished games yet." {
+		t.Fatalf("/stats: %q", r.Text)
+	}
+}
+
+func TestBarePlayUsesChatDefaults(t *testing.T) {
+	d, svc := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	gomoku, _ := engine.Preset("gomoku")
+	if err := svc.SetChatSettings(ctx, "test", "c", session.ChatSettings{Rules: gomoku, Level: engine.Easy}); err != nil {
+		t.Fatal(err)
+	}
+	r := d.Command(ctx, req("alice"), "/play")
+	if r.Game == nil || r.Game.Rules() != gomoku || r.Game.Seat(engine.White).AI != engine.Easy {
+		t.Fatalf("bare /play: %+v", r)
+	}
+	r = d.Command(ctx, req("bob"), "/play ttt")
+	if r.Game == nil || r.Game.Rules() != engine.TicTacToe() || r.Game.Seat(engine.White).AI != engine.Medium {
+		t.Fatalf("/play ttt: %+v", r)
+	}
+}

@@ -1,0 +1,77 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+func TestChallengeMessages(t *testing.T) {
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	svc := session.New(st, &session.Config{Now: func() time.Time { return now }})
+	ctx := context.Background()
+	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
+	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob"}}
+
+	open, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
+	to, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Name: "bob"}, Side: session.Second})
+	for _, tt := range []struct {
+		v       session.View
+		text    string
+		buttons []ActionKind
+	}{
+		{open, "alice challenges anyone to ttt. alice plays ❌.", []ActionKind{Accept, Cancel}},
+		{to, "alice challenges bob to ttt. alice plays ⭕.", []ActionKind{Accept, Decline, Cancel}},
+	} {
+		text, kb := Message(tt.v, English, TelegramLayout, nil)
+		var kinds []ActionKind
+		for _, b := range kb.Rows[0] {
+			kinds = append(kinds, b.Action.Kind)
+			if b.Action.Game != tt.v.ID() {
+				t.Errorf("button %q acts on game %s", b.Label, b.Action.Game)
+			}
+		}
+		if text != tt.text || len(kb.Rows) != 1 || fmt.Sprint(kinds) != fmt.Sprint(tt.buttons) {
+			t.Errorf("message %q with buttons %v; want %q with %v", text, kinds, tt.text, tt.buttons)
+		}
+		if zh, _ := Message(tt.v, Chinese, TelegramLayout, nil); !strings.Contains(zh, "对战") {
+			t.Errorf("Chinese challenge text %q", zh)
+		}
+	}
+	d, _ := svc.Decline(ctx, bob, to.ID())
+	if text, kb := Message(d, English, TelegramLayout, nil); text != "bob declined the challenge." || kb.Buttons() != 0 {
+		t.Errorf("declined: %q with %d buttons", text, kb.Buttons())
+	}
+	g, _ := svc.Accept(ctx, bob, open.ID())
+	if text, kb := Message(g, English, TelegramLayout, nil); !strings.Contains(text, "❌ alice to move") || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Resign {
+		t.Errorf("accepted game: %q", text)
+	}
+	now = now.Add(session.DefaultTurnLimit)
+	_, _ = svc.Sweep(ctx)
+	e, _ := svc.Game(ctx, g.ID())
+	text, kb := Message(e, English, TelegramLayout, nil)
+	if !strings.Contains(text, "❌ alice ran out of time. ⭕ bob wins!") || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+		t.Errorf("expired duel: %q", text)
+	}
+}
+
+func TestNewRefusalsHaveMessages(t *testing.T) {
+	for _, err := range []error{session.ErrExpired, session.ErrNotForYou, session.ErrNotOpen, session.ErrNotStarted, session.ErrNotOver} {
+		for _, l := range Langs {
+			if msg := ErrorText(l, fmt.Errorf("session: x: %w", err)); msg == T(l, MsgInternal) {
+				t.Errorf("%v has no %s message", err, l)
+			}
+		}
+	}
+}

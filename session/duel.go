@@ -1,0 +1,255 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// ChallengeRequest proposes a duel in a chat.
+type ChallengeRequest struct {
+	Rules engine.Rules
+	// Opponent is whom the challenge is for. The zero User makes an open
+	// challenge anyone else in the chat may accept. A user with an ID is
+	// matched by ID; one with only a Name (a platform username, without
+	// '@') is matched by name, ignoring case.
+	Opponent User
+	// Side is the challenger's colour: First (black), Second, or
+	// RandomSide.
+	Side Side
+}
+
+// Challenge creates an open challenge: a game waiting for its opponent,
+// which expires after Config.ChallengeTTL. Invalid rules, no user, or a
+// challenge to oneself give ErrBadRequest.
+func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest) (View, error) {
+	if err := req.Rules.Validate(); err != nil {
+		return View{}, fmt.Errorf("session: challenge: %w: %w", ErrBadRequest, err)
+	}
+	opp := req.Opponent
+	opp.Name = strings.TrimPrefix(opp.Name, "@")
+	switch {
+	case who.User.ID == "":
+		return View{}, fmt.Errorf("session: challenge: %w: no user", ErrBadRequest)
+	case req.Side > RandomSide:
+		return View{}, fmt.Errorf("session: challenge: %w: side %d", ErrBadRequest, req.Side)
+	case opp.ID == who.User.ID || (opp.ID == "" && opp.Name != "" && strings.EqualFold(opp.Name, who.User.Name)):
+		return View{}, fmt.Errorf("session: challenge: %w: to oneself", ErrBadRequest)
+	}
+	g := s.newGame(who, req.Rules, Open)
+	me, them := Seat{User: who.User}, Seat{User: opp}
+	g.Seats, g.Challenger = [2]Seat{me, them}, engine.Black
+	if pickSide(req.Side, g.Seed) == Second {
+		g.Seats, g.Challenger = [2]Seat{them, me}, engine.White
+	}
+	v, err := s.create(ctx, &g, nil)
+	if err != nil {
+		return View{}, fmt.Errorf("session: challenge: %w", err)
+	}
+	return v, nil
+}
+
+// Accept starts the duel of an open challenge with the caller in the
+// challenged seat. Accepting a challenge the caller already accepted
+// returns the game. Refusals: ErrNotFound, ErrNotForYou, ErrNotOpen, and
+// ErrExpired with the lapsed challenge.
+func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (View, error) {
+	return s.answer(ctx, who, id, "accept", func(g *Game, role role) error {
+		if role != challenged && role != addressee {
+			return ErrNotForYou
+		}
+		g.Seats[g.Challenger.Opponent()-1] = Seat{User: who.User}
+		g.Status = Running
+		return nil
+	})
+}
+
+// Decline turns down a challenge addressed to the caller. Refusals:
+// ErrNotFound, ErrNotForYou (an open challenge, or one for someone else:
+// only its addressee declines), ErrNotOpen, and ErrExpired with the lapsed
+// challenge.
+func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (View, error) {
+	return s.answer(ctx, who, id, "decline", func(g *Game, role role) error {
+		if role != addressee {
+			return ErrNotForYou
+		}
+		g.Status = Declined
+		return nil
+	})
+}
+
+// Cancel withdraws the caller's own challenge. Refusals: ErrNotFound,
+// ErrNotForYou, ErrNotOpen, and ErrExpired with the lapsed challenge.
+func (s *Service) Cancel(ctx context.Context, who Actor, id GameID) (View, error) {
+	return s.answer(ctx, who, id, "cancel", func(g *Game, role role) error {
+		if role != challenger {
+			return ErrNotForYou
+		}
+		g.Status = Cancelled
+		return nil
+	})
+}
+
+// role is how a user stands to a challenge.
+type role uint8
+
+const (
+	// bystander may not touch the challenge.
+	bystander role = iota
+	// challenger made it.
+	challenger
+	// addressee is the user it names.
+	addressee
+	// challenged is anyone else, for an open challenge to all.
+	challenged
+)
+
+// roleOf returns how u stands to the open challenge g.
+func roleOf(g *Game, u User) role {
+	opp := g.Seat(g.Challenger.Opponent()).User
+	switch {
+	case u.ID == "":
+		return bystander
+	case g.Seat(g.Challenger).User.ID == u.ID:
+		return challenger
+	case opp.ID == "" && opp.Name == "":
+		return challenged
+	case opp.ID == u.ID || (opp.ID == "" && strings.EqualFold(opp.Name, u.Name)):
+		return addressee
+	}
+	return bystander
+}
+
+// answer applies change to an open challenge on behalf of who and commits
+// it.
+func (s *Service) answer(ctx context.Context, who Actor, id GameID, what string, change func(*Game, role) error) (View, error) {
+	defer s.locks.lock(string(id))()
+	g, err := s.loadFor(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if v, err := s.expireIfDue(ctx, &g); err != nil {
+		return v, err
+	}
+	if g.Status != Open {
+		if what == "accept" && g.Status.Played() && g.Challenger != engine.Empty &&
+			g.SideOf(who.User.ID) == g.Challenger.Opponent() {
+			// A doubled Accept: the caller already holds the seat.
+			return s.view(&g)
+		}
+		if g.Status == Lapsed {
+			return View{}, fmt.Errorf("session: %s challenge %s: %w", what, id, ErrExpired)
+		}
+		if g.Challenger == engine.Empty {
+			return View{}, fmt.Errorf("session: %s game %s: %w: not a challenge", what, id, ErrNotForYou)
+		}
+		return View{}, fmt.Errorf("session: %s challenge %s (%s): %w", what, id, g.Status, ErrNotOpen)
+	}
+	if err := change(&g, roleOf(&g, who.User)); err != nil {
+		return View{}, fmt.Errorf("session: %s challenge %s by %q: %w", what, id, who.User.ID, err)
+	}
+	b, err := g.board()
+	if err != nil {
+		return View{}, err
+	}
+	s.touch(&g)
+	return s.commit(ctx, &g, b, Open)
+}
+
+// view returns the view of a stored game.
+func (s *Service) view(g *Game) (View, error) {
+	b, err := g.board()
+	if err != nil {
+		return View{}, err
+	}
+	return newView(g, b), nil
+}
+
+// Rematch starts a game with the rules of a finished one and the colours
+// swapped, and returns it. Against the AI the game starts at once. In a
+// duel the first request is a challenge to the other player (it lapses
+// like any other), and the other player's request accepts it. Every
+// request after the first returns that same game, unless its challenge
+// was declined, cancelled or lapsed: then a new one is made. Refusals:
+// ErrNotFound, ErrNotAPlayer, ErrNotOver, ErrNotStarted (a challenge that
+// never became a game), and ErrAlreadyPlaying with the user's running
+// game against the AI.
+func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, error) {
+	defer s.locks.lock(string(id))()
+	old, err := s.loadFor(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if old.Rematch != "" {
+		if old.SideOf(who.User.ID) == engine.Empty {
+			return View{}, fmt.Errorf("session: rematch of %s by %q: %w", id, who.User.ID, ErrNotAPlayer)
+		}
+		if v, done, err := s.joinRematch(ctx, who, old.Rematch); done || err != nil {
+			return v, err
+		}
+	}
+	// A game that expires now may be rematched like any other.
+	if _, err := s.expireIfDue(ctx, &old); err != nil && !errors.Is(err, ErrExpired) {
+		return View{}, err
+	}
+	switch {
+	case old.SideOf(who.User.ID) == engine.Empty:
+		return View{}, fmt.Errorf("session: rematch of %s by %q: %w", id, who.User.ID, ErrNotAPlayer)
+	case !old.Status.Played():
+		return View{}, fmt.Errorf("session: rematch of %s: %w", id, ErrNotStarted)
+	case !old.Status.Over():
+		return View{}, fmt.Errorf("session: rematch of %s: %w", id, ErrNotOver)
+	}
+	g := s.newGame(who, old.Rules, Running)
+	g.Seats = [2]Seat{old.Seats[1], old.Seats[0]}
+	if g.IsDuel() {
+		g.Status, g.Challenger = Open, g.SideOf(who.User.ID)
+	} else {
+		defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
+		if v, err := s.runningAI(ctx, who); err != nil {
+			return v, err
+		}
+	}
+	now := g.Created
+	v, err := s.create(ctx, &g, func(tx Tx, newID GameID) error {
+		o, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		if o.Version != old.Version {
+			return fmt.Errorf("session: rematch of %s: %w", id, ErrConflict)
+		}
+		o.Rematch, o.Version, o.Updated = newID, o.Version+1, now
+		return tx.PutGame(o)
+	})
+	if err != nil {
+		return View{}, fmt.Errorf("session: rematch of %s: %w", id, err)
+	}
+	return v, nil
+}
+
+// joinRematch answers a later request for the rematch id: the other
+// player of a duel accepts its challenge, anyone else gets the game as it
+// is. It reports done false when the rematch challenge is dead (declined,
+// cancelled or lapsed), so that a new one should be made. The caller holds
+// the lock of the finished game.
+func (s *Service) joinRematch(ctx context.Context, who Actor, id GameID) (View, bool, error) {
+	v, err := s.Game(ctx, id)
+	if err != nil {
+		return View{}, false, err
+	}
+	switch {
+	case v.Status() == Open && v.SideOf(who.User.ID) == v.Challenger().Opponent():
+		v, err := s.Accept(ctx, who, id)
+		if errors.Is(err, ErrExpired) {
+			return v, false, nil
+		}
+		return v, true, err
+	case v.Status() != Open && !v.Status().Played():
+		return v, false, nil
+	}
+	return v, true, nil
+}

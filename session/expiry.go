@@ -1,0 +1,118 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// sweepBatch is how many due games Sweep reads at a time.
+const sweepBatch = 256
+
+// expireIfDue ends g when it is live and its deadline has passed,
+// committing it, and then returns its view with an error wrapping
+// ErrExpired; g is updated in place. It returns a zero View and nil when
+// g is not due. The caller holds g's lock.
+func (s *Service) expireIfDue(ctx context.Context, g *Game) (View, error) {
+	if g.Status.Over() || g.Deadline.IsZero() || s.now().Before(g.Deadline) {
+		return View{}, nil
+	}
+	v, err := s.expire(ctx, g)
+	if err != nil {
+		return View{}, err
+	}
+	return v, fmt.Errorf("session: game %s: %w", g.ID, ErrExpired)
+}
+
+// expire ends the live game g for running out of time: an open challenge
+// lapses; in a duel the side to move loses; against the AI nobody wins.
+func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
+	b, err := g.board()
+	if err != nil {
+		return View{}, err
+	}
+	was := g.Status
+	switch {
+	case g.Status == Open:
+		g.Status = Lapsed
+	case g.IsDuel():
+		g.Status, g.Winner = Expired, g.ToMove().Opponent()
+	default:
+		g.Status, g.Winner = Expired, engine.Empty
+	}
+	return s.commit(ctx, g, b, was)
+}
+
+// Sweep ends every live game whose deadline has passed, calls
+// Config.OnExpire with each, and returns how many it ended. Games that
+// changed since they were found due (a move came in) are left alone. It
+// stops at the first store error or when ctx is done.
+func (s *Service) Sweep(ctx context.Context) (int, error) {
+	ended := 0
+	for {
+		now := s.now()
+		var ids []GameID
+		err := s.store.View(ctx, func(tx Tx) error {
+			var err error
+			ids, err = tx.Due(now, sweepBatch)
+			return err
+		})
+		if err != nil {
+			return ended, fmt.Errorf("session: sweep: %w", err)
+		}
+		n := 0
+		for _, id := range ids {
+			v, ok, err := s.sweepOne(ctx, id)
+			if err != nil {
+				return ended, fmt.Errorf("session: sweep: %w", err)
+			}
+			if ok {
+				n++
+				if s.onExpire != nil {
+					s.onExpire(v)
+				}
+			}
+		}
+		ended += n
+		if len(ids) < sweepBatch || n == 0 {
+			return ended, nil
+		}
+	}
+}
+
+// sweepOne expires the game id if it is still due.
+func (s *Service) sweepOne(ctx context.Context, id GameID) (View, bool, error) {
+	defer s.locks.lock(string(id))()
+	g, err := s.load(ctx, id)
+	if err != nil {
+		return View{}, false, err
+	}
+	v, err := s.expireIfDue(ctx, &g)
+	switch {
+	case errors.Is(err, ErrExpired):
+		return v, true, nil
+	case err != nil:
+		return View{}, false, err
+	}
+	return View{}, false, nil
+}
+
+// RunSweeper calls Sweep on every tick until ctx is done, and then
+// returns ctx's error. Errors of a sweep go to onErr (which may be nil)
+// and the next tick tries again. The caller owns the ticker, such as
+// time.NewTicker(time.Minute).C.
+func (s *Service) RunSweeper(ctx context.Context, tick <-chan time.Time, onErr func(error)) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+			if _, err := s.Sweep(ctx); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,293 @@
+package session
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// Opponent is whom a result was against: the AI at a level, or people.
+type Opponent uint8
+
+// The opponents stats are kept for.
+const (
+	VsEasy Opponent = iota
+	VsMedium
+	VsHard
+	VsPeople
+	numOpponents
+)
+
+// String returns "easy", "medium", "hard" or "people".
+func (o Opponent) String() string {
+	switch o {
+	case VsEasy, VsMedium, VsHard:
+		return engine.Level(o + 1).String()
+	case VsPeople:
+		return "people"
+	}
+	return fmt.Sprintf("opponent(%d)", uint8(o))
+}
+
+// Opponents lists every opponent, the AI levels weakest first.
+var Opponents = []Opponent{VsEasy, VsMedium, VsHard, VsPeople}
+
+// Families lists the game families stats are kept for.
+var Families = []engine.Family{engine.FamilyTicTacToe, engine.FamilyNxN, engine.FamilyGomoku}
+
+// familyIndex returns the index of f in Families.
+func familyIndex(f engine.Family) int { return max(0, slices.Index(Families, f)) }
+
+// opponentOf returns whom seat s plays against in g.
+func opponentOf(g *Game, s engine.Stone) Opponent {
+	other := g.Seat(s.Opponent())
+	if other.IsAI() {
+		return Opponent(other.AI - 1)
+	}
+	return VsPeople
+}
+
+// Tally counts the results of games.
+type Tally struct {
+	Wins   int `json:"w,omitempty"`
+	Losses int `json:"l,omitempty"`
+	Draws  int `json:"d,omitempty"`
+}
+
+// Games returns the number of games counted.
+func (t Tally) Games() int { return t.Wins + t.Losses + t.Draws }
+
+// add returns t plus the other tally.
+func (t Tally) add(o Tally) Tally {
+	return Tally{t.Wins + o.Wins, t.Losses + o.Losses, t.Draws + o.Draws}
+}
+
+// InitialRating is the duel rating of a player with no duels.
+const InitialRating = 1200
+
+// EloK is the most a rating moves in one duel.
+const EloK = 32
+
+// Stats are a user's results on one platform. The zero value, with Rating
+// InitialRating, is a user who has played nothing.
+type Stats struct {
+	User User
+	// Results counts finished games by family (index in Families) and
+	// opponent.
+	Results [3][numOpponents]Tally
+	// Rating is the Elo rating from duels; InitialRating before any.
+	Rating float64
+	// Duels counts the duels that changed the rating.
+	Duels int
+}
+
+// newStats returns the stats of a user who has played nothing.
+func newStats(u User) Stats { return Stats{User: u, Rating: InitialRating} }
+
+// Result returns the tally against opp in family f.
+func (s Stats) Result(f engine.Family, opp Opponent) Tally {
+	return s.Results[familyIndex(f)][opp]
+}
+
+// Against returns the tally against opp over every family.
+func (s Stats) Against(opp Opponent) Tally {
+	var t Tally
+	for f := range s.Results {
+		t = t.add(s.Results[f][opp])
+	}
+	return t
+}
+
+// Total returns the tally over every family and opponent.
+func (s Stats) Total() Tally {
+	var t Tally
+	for _, o := range Opponents {
+		t = t.add(s.Against(o))
+	}
+	return t
+}
+
+// expectedScore is the Elo expectation of a player rated a against one
+// rated b.
+func expectedScore(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)) }
+
+// eloUpdate returns the new ratings of a and b after a game where a scored
+// score (1 win, 0.5 draw, 0 loss).
+func eloUpdate(a, b, score float64) (float64, float64) {
+	d := EloK * (score - expectedScore(a, b))
+	return a + d, b - d
+}
+
+// countResult adds a finished game's result to the stats of its people,
+// and for a duel moves their ratings, all in tx. Games that were never
+// played, and AI games that expired, count nothing.
+func countResult(tx Tx, g *Game) error {
+	if !g.Status.Played() || !g.Status.Over() || (g.Status == Expired && g.Winner == engine.Empty) {
+		return nil
+	}
+	f := familyIndex(g.Rules.Family())
+	var people []engine.Stone
+	stats := map[engine.Stone]*Stats{}
+	for _, side := range []engine.Stone{engine.Black, engine.White} {
+		seat := g.Seat(side)
+		if seat.IsAI() {
+			continue
+		}
+		st, err := tx.Stats(g.Platform, seat.User.ID)
+		if err != nil {
+			return err
+		}
+		st.User = seat.User // keep the latest display name
+		t := &st.Results[f][opponentOf(g, side)]
+		switch g.Winner {
+		case engine.Empty:
+			t.Draws++
+		case side:
+			t.Wins++
+		default:
+			t.Losses++
+		}
+		people = append(people, side)
+		stats[side] = &st
+	}
+	if len(people) == 2 {
+		b, w := stats[engine.Black], stats[engine.White]
+		score := 0.5
+		switch g.Winner {
+		case engine.Black:
+			score = 1
+		case engine.White:
+			score = 0
+		}
+		b.Rating, w.Rating = eloUpdate(b.Rating, w.Rating, score)
+		b.Duels++
+		w.Duels++
+	}
+	for _, side := range people {
+		if err := tx.PutStats(g.Platform, g.Chat, *stats[side]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Board is what a leaderboard ranks by.
+type Board uint8
+
+const (
+	// ByRating ranks players with at least one duel by duel rating.
+	ByRating Board = iota
+	// ByHardWins ranks players with at least one win against hard by
+	// those wins.
+	ByHardWins
+)
+
+// Standing is one line of a leaderboard.
+type Standing struct {
+	// Rank counts from 1; players with equal scores share a rank.
+	Rank  int
+	Stats Stats
+}
+
+// Score returns what the board ranks s by.
+func (b Board) Score(s Stats) float64 {
+	if b == ByHardWins {
+		return float64(s.Against(VsHard).Wins)
+	}
+	return s.Rating
+}
+
+// qualifies reports whether s belongs on board b.
+func (b Board) qualifies(s Stats) bool {
+	if b == ByHardWins {
+		return s.Against(VsHard).Wins > 0
+	}
+	return s.Duels > 0
+}
+
+// rank sorts the qualifying stats by board b, best first, and numbers
+// them.
+func rank(b Board, all []Stats) []Standing {
+	var out []Standing
+	for _, s := range all {
+		if b.qualifies(s) {
+			out = append(out, Standing{Stats: s})
+		}
+	}
+	slices.SortFunc(out, func(x, y Standing) int {
+		if c := cmp.Compare(b.Score(y.Stats), b.Score(x.Stats)); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Stats.User.ID, y.Stats.User.ID)
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && b.Score(out[i].Stats) == b.Score(out[i-1].Stats) {
+			out[i].Rank = out[i-1].Rank
+		}
+	}
+	return out
+}
+
+// Stats returns a user's stats on a platform.
+func (s *Service) Stats(ctx context.Context, p Platform, userID string) (Stats, error) {
+	var st Stats
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		st, err = tx.Stats(p, userID)
+		return err
+	})
+	return st, err
+}
+
+// Leaderboard returns the whole leaderboard of the players who finished a
+// game in the chat, best first.
+func (s *Service) Leaderboard(ctx context.Context, p Platform, chat string, by Board) ([]Standing, error) {
+	var all []Stats
+	err := s.store.View(ctx, func(tx Tx) error {
+		ids, err := tx.ChatPlayers(p, chat)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			st, err := tx.Stats(p, id)
+			if err != nil {
+				return err
+			}
+			all = append(all, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session: leaderboard of %s chat %q: %w", p, chat, err)
+	}
+	return rank(by, all), nil
+}
+
+// Top returns the first n lines of the chat's leaderboard.
+func (s *Service) Top(ctx context.Context, p Platform, chat string, by Board, n int) ([]Standing, error) {
+	all, err := s.Leaderboard(ctx, p, chat, by)
+	if len(all) > n {
+		all = all[:max(n, 0)]
+	}
+	return all, err
+}
+
+// Rank returns the actor's line of their chat's leaderboard, or
+// ErrNotFound when they are not on it.
+func (s *Service) Rank(ctx context.Context, who Actor, by Board) (Standing, error) {
+	all, err := s.Leaderboard(ctx, who.Platform, who.Chat, by)
+	if err != nil {
+		return Standing{}, err
+	}
+	for _, st := range all {
+		if st.Stats.User.ID == who.User.ID {
+			return st, nil
+		}
+	}
+	return Standing{}, fmt.Errorf("session: rank of %q: %w", who.User.ID, ErrNotFound)
+}
