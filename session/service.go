@@ -344,10 +344,15 @@ func (s *Service) Game(ctx context.Context, id GameID) (View, error) {
 // Running returns the user's running game against the AI in the chat, or
 // ErrNotFound.
 func (s *Service) Running(ctx context.Context, who Actor) (View, error) {
+	return s.gameAt(ctx, func(tx Tx) (GameID, error) { return tx.RunningGame(who.Platform, who.Chat, who.User.ID) })
+}
+
+// gameAt returns the game whose id lookup finds in a read transaction.
+func (s *Service) gameAt(ctx context.Context, lookup func(Tx) (GameID, error)) (View, error) {
 	var id GameID
 	err := s.store.View(ctx, func(tx Tx) error {
 		var err error
-		id, err = tx.RunningGame(who.Platform, who.Chat, who.User.ID)
+		id, err = lookup(tx)
 		return err
 	})
 	if err != nil {
@@ -470,14 +475,5 @@ func (s *Service) Live(ctx context.Context, who Actor) ([]View, error) {
 // Last returns the last game the actor finished in the chat, or
 // ErrNotFound.
 func (s *Service) Last(ctx context.Context, who Actor) (View, error) {
-	var id GameID
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		id, err = tx.LastGame(who.Platform, who.Chat, who.User.ID)
-		return err
-	})
-	if err != nil {
-		return View{}, err
-	}
-	return s.Game(ctx, id)
+	return s.gameAt(ctx, func(tx Tx) (GameID, error) { return tx.LastGame(who.Platform, who.Chat, who.User.ID) })
 }
