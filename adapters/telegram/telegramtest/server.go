@@ -121,6 +121,7 @@ type Server struct {
 	webhookURL   string
 	webhookToken string
 	onCall       func(Call)
+	held         int
 }
 
 // NewServer starts a Server on a loopback port.
@@ -448,14 +449,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if fault != nil {
-		if fault.Hold != nil {
-			select {
-			case <-fault.Hold:
-			case <-r.Context().Done():
-				return
-			case <-s.closing:
-				return
-			}
+		if fault.Hold != nil && !s.hold(r.Context(), fault.Hold) {
+			return
 		}
 		if fault.Raw != "" {
 			call.Status = fault.Status
@@ -481,6 +476,35 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	result, aerr := s.perform(call)
 	s.mu.Unlock()
 	s.finish(call, w, result, aerr)
+}
+
+// hold waits until release is closed, counted in Held; it reports false
+// when the request or the server ended first.
+func (s *Server) hold(ctx context.Context, release <-chan struct{}) bool {
+	s.mu.Lock()
+	s.held++
+	s.notifyLocked()
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.held--
+		s.notifyLocked()
+		s.mu.Unlock()
+	}()
+	select {
+	case <-release:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
+}
+
+// Held returns the number of calls being held by a Fault's Hold.
+func (s *Server) Held() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
 }
 
 // finish records the call and writes its answer.
