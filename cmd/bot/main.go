@@ -6,8 +6,9 @@
 //	bot [-config FILE] [-db FILE]
 //
 // Configuration comes from the YAML file (see config.example.yaml) with
-// environment variables overriding it: TELEGRAM_TOKEN, DISCORD_TOKEN,
-// BOT_DB, BOT_LOG_LEVEL.
+// environment variables overriding it: TELEGRAM_TOKEN,
+// TELEGRAM_API_ENDPOINT, TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, BOT_DB,
+// BOT_LOG_LEVEL.
 package main
 
 import (
@@ -70,15 +71,46 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}()
 	svc := session.New(store, nil)
 
-	if cfg.Telegram.Token != "" || cfg.Discord.Token != "" {
-		if !cfg.Console.Enabled {
-			return errors.New("chat platforms are not built into this release yet; unset the tokens to play in the terminal")
+	// Platforms run side by side until ctx ends (or the terminal game,
+	// when it runs, is left).
+	var platforms []func(context.Context) error
+	if cfg.Telegram.Token != "" {
+		tg, err := newTelegram(svc, cfg.Telegram, log)
+		if err != nil {
+			return err
 		}
+		platforms = append(platforms, tg.Run)
+	}
+	if cfg.Discord.Token != "" && len(platforms) == 0 && !cfg.Console.Enabled {
+		return errors.New("Discord is not built into this release yet; unset DISCORD_TOKEN to play in the terminal")
+	}
+	if len(platforms) > 0 && !cfg.Console.Enabled {
+		return runAll(ctx, platforms)
 	}
 	log.Debug("starting the console game", "db", cfg.Database.Path)
 	d := adapters.NewDispatcher(svc, console.Platform, "", log)
 	user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
-	return console.New(d, stdin, stdout, user, cfg.Console.Locale).Run(ctx)
+	term := console.New(d, stdin, stdout, user, cfg.Console.Locale)
+	return runAll(ctx, append(platforms, term.Run))
+}
+
+// runAll runs every function until the first returns, then ends the
+// others and waits for them. It returns the first error.
+func runAll(ctx context.Context, fns []func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(fns))
+	for _, fn := range fns {
+		go func() { errs <- fn(ctx) }()
+	}
+	first := <-errs
+	cancel()
+	for range len(fns) - 1 {
+		if err := <-errs; first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // getenvDefault returns the variable's value, or def when it is empty.
