@@ -42,7 +42,7 @@ type Config struct {
 		Locale  string `yaml:"locale"`
 	} `yaml:"console"`
 	Telegram TelegramConfig `yaml:"telegram"`
-	Discord struct {
+	Discord  struct {
 		Token Secret `yaml:"token"`
 	} `yaml:"discord"`
 }
