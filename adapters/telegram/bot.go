@@ -73,7 +73,8 @@ func (b *Bot) UserName() string { return b.api.Self.UserName }
 // Run registers the bot's commands and serves updates until ctx ends,
 // then stops receiving, lets the queued updates finish (up to
 // Config.ShutdownTimeout) and returns nil. It returns an error when it
-// cannot start: commands, webhook or listener.
+// cannot start (commands, webhook, listener) or when Telegram stops
+// accepting the token. Run may be called once.
 func (b *Bot) Run(ctx context.Context) error {
 	if err := b.registerCommands(ctx); err != nil {
 		return err
@@ -99,10 +100,10 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return fmt.Errorf("telegram: leave webhook mode: %w", err)
 	}
-	offset := b.poll(ctx, submit)
+	offset, err := b.poll(ctx, submit)
 	drain()
 	b.confirm(offset)
-	return nil
+	return err
 }
 
 // updateChat returns the chat an update belongs to, for ordering.
@@ -118,8 +119,9 @@ func updateChat(u tgbotapi.Update) int64 {
 
 // poll fetches updates until ctx ends and returns the offset of the first
 // update not queued. An update's offset is passed back to Telegram (which
-// confirms it) only after the update was queued.
-func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) int {
+// confirms it) only after the update was queued. It stops early with an
+// error when Telegram refuses the token (401) or knows no such bot (404).
+func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (int, error) {
 	// The long poll gets its own client: no overall timeout shorter than
 	// the poll, and every request bound to ctx.
 	poller := *b.api
@@ -136,6 +138,9 @@ func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Up
 			err = classify("getUpdates", b.cfg.Token, err)
 			wait := b.cfg.Backoff(failures)
 			var ae *APIError
+			if errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusNotFound) {
+				return offset, fmt.Errorf("telegram: polling stopped: %w", err)
+			}
 			if errors.As(err, &ae) && errors.Is(err, ErrFlood) {
 				wait = ae.RetryAfter
 			}
@@ -152,12 +157,12 @@ func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Up
 				continue
 			}
 			if err := submit(ctx, u); err != nil {
-				return offset
+				return offset, nil
 			}
 			offset = u.UpdateID + 1
 		}
 	}
-	return offset
+	return offset, nil
 }
 
 // confirm tells Telegram that every update below offset was handled, so

@@ -2,6 +2,7 @@ package telegram_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -213,6 +214,8 @@ func TestForgedCallbacksChangeNothing(t *testing.T) {
 		{"oversize", "p:" + string(vB.ID()) + ":0:0:0" + strings.Repeat("9", 80), render.T(render.Chinese, render.MsgBadCallback), mB.ID},
 		{"bad menu", "m:chess:hard", render.T(render.Chinese, render.MsgBadCallback), mB.ID},
 		{"bad menu level", "m:ttt:insane", render.T(render.Chinese, render.MsgBadCallback), mB.ID},
+		{"menu data on a board", "m", render.T(render.Chinese, render.MsgBadCallback), mB.ID},
+		{"menu level on a board", "m:ttt:easy", render.T(render.Chinese, render.MsgBadCallback), mB.ID},
 		{"off the board", "p:" + string(vB.ID()) + ":0:7:7", render.T(render.Chinese, render.MsgOffBoard), mB.ID},
 	} {
 		if got := h.tap(chatB, bob, tc.msg, tc.data); got != tc.want {
@@ -491,5 +494,15 @@ func TestPerChatOrderWithParallelChats(t *testing.T) {
 	taken := h.lastBot(chatA).Text == render.T(render.English, render.MsgCellTaken)
 	if moves[0] != pt(0, 0) || !typed && !taken {
 		t.Fatalf("alice's moves out of order: %v", moves)
+	}
+}
+
+func TestWrongTokenIsATypedErrorWithoutTheToken(t *testing.T) {
+	fake := telegramtest.NewServer()
+	defer fake.Close()
+	_, err := telegram.New(nil, telegram.Config{Token: "999:not-the-token", APIEndpoint: fake.Endpoint()})
+	var ae *telegram.APIError
+	if !errors.As(err, &ae) || ae.Code != http.StatusUnauthorized || strings.Contains(err.Error(), "not-the-token") {
+		t.Fatalf("New with a wrong token: %v", err)
 	}
 }

@@ -204,7 +204,7 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	lang := render.LangOf(req.Locale)
 	chat, msg := q.Message.Chat.ID, q.Message.MessageID
 	c, ok := parseMenu(q.Data)
-	if !ok {
+	if !ok || !hasButton(q.Message, q.Data) {
 		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
 		return
 	}
@@ -262,4 +262,22 @@ func (b *Bot) answerLogged(ctx context.Context, id, text string) {
 	if err := b.answer(ctx, id, text); err != nil {
 		b.log.Warn("answerCallbackQuery failed", "err", err)
 	}
+}
+
+// hasButton reports whether the message, as Telegram delivered it with
+// the callback query, has a button with the callback data: menu data is
+// only taken from the menu it belongs to, so a forged tap cannot turn
+// another message, such as someone's board, into a menu.
+func hasButton(m *tgbotapi.Message, data string) bool {
+	if m.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData != nil && *b.CallbackData == data {
+				return true
+			}
+		}
+	}
+	return false
 }
