@@ -27,17 +27,24 @@ import (
 //	go test -run '^$' -bench Taps -benchtime 1x ./adapters/telegram
 func BenchmarkTaps(b *testing.B) {
 	for _, chats := range []int{1, 100, 1000} {
-		b.Run(fmt.Sprintf("chats=%d", chats), func(b *testing.B) { benchTaps(b, chats, 0) })
+		b.Run(fmt.Sprintf("chats=%d", chats), func(b *testing.B) { benchTaps(b, chats, 0, false) })
 	}
 	for _, rate := range []float64{500, 1000} {
-		b.Run(fmt.Sprintf("chats=1000/paced=%v", rate), func(b *testing.B) { benchTaps(b, 1000, rate) })
+		b.Run(fmt.Sprintf("chats=1000/paced=%v", rate), func(b *testing.B) { benchTaps(b, 1000, rate, false) })
 	}
+	// Without fsync: what the adapter, the AI and the fake server reach
+	// when commits are cheap (not the production setting).
+	b.Run("chats=1000/nosync", func(b *testing.B) { benchTaps(b, 1000, 0, true) })
+	b.Run("chats=1000/nosync/paced=1000", func(b *testing.B) { benchTaps(b, 1000, 1000, true) })
 	b.Run("bolt-update", func(b *testing.B) { benchBolt(b, false) })
 	b.Run("bolt-batch-64", func(b *testing.B) { benchBolt(b, true) })
 }
 
-func benchTaps(b *testing.B, chats int, rate float64) {
-	h := newHarness(b, func(h *harness) { h.cfg.PollTimeout = 10 * time.Second })
+func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
+	h := newHarness(b, func(h *harness) {
+		h.cfg.PollTimeout = 10 * time.Second
+		h.noSync = noSync
+	})
 	type events struct{ edit, answer chan time.Time }
 	ev := make(map[int64]events, chats)
 	for i := range chats {

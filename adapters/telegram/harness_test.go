@@ -62,6 +62,8 @@ type harness struct {
 	done   chan error
 	seed   uint64
 	last   session.GameID
+	// noSync opens the bbolt file without fsync (benchmarks that say so).
+	noSync bool
 }
 
 // newHarness starts a fake server and a bot polling it; edit adjusts the
@@ -95,7 +97,7 @@ func newHarness(t testing.TB, edit func(h *harness)) *harness {
 // open opens the bbolt file and a Service with seeded games.
 func (h *harness) open() {
 	h.t.Helper()
-	store, err := session.OpenBolt(h.dbPath, nil)
+	store, err := session.OpenBolt(h.dbPath, &session.BoltOptions{NoSync: h.noSync})
 	if err != nil {
 		h.t.Fatal(err)
 	}
