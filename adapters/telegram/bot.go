@@ -82,6 +82,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	// Handling goes on after ctx ends, until the queue is drained.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
+	// The client library makes requests without a context: bind them to
+	// work, so that a shutdown past its timeout aborts them.
+	b.api.Client = ctxClient{ctx: work, client: b.http}
 	sched := newScheduler(b.cfg.Workers, b.cfg.Queue)
 	drain := func() {
 		stop := time.AfterFunc(b.cfg.ShutdownTimeout, cancelWork)

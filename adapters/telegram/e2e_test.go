@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -504,5 +505,26 @@ func TestWrongTokenIsATypedErrorWithoutTheToken(t *testing.T) {
 	var ae *telegram.APIError
 	if !errors.As(err, &ae) || ae.Code != http.StatusUnauthorized || strings.Contains(err.Error(), "not-the-token") {
 		t.Fatalf("New with a wrong token: %v", err)
+	}
+}
+
+func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
+	fake := telegramtest.NewServer()
+	defer fake.Close()
+	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s := &sleeper{}
+	bot, err := telegram.New(session.New(store, nil), telegram.Config{Token: telegramtest.Token, APIEndpoint: fake.Endpoint(), Sleep: s.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Fail("getUpdates", telegramtest.Fault{Status: http.StatusUnauthorized, Description: "Unauthorized"})
+	err = bot.Run(context.Background())
+	var ae *telegram.APIError
+	if !errors.As(err, &ae) || ae.Code != http.StatusUnauthorized {
+		t.Fatalf("Run with a revoked token: %v", err)
 	}
 }

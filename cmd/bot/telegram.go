@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/boardbot/boardbot/adapters/telegram"
@@ -45,8 +44,12 @@ func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*tel
 		Log:     log,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("telegram: %w", err)
+		return nil, err
 	}
-	log.Info("serving Telegram", "bot", bot.UserName(), "mode", c.Mode)
+	mode := c.Mode
+	if mode == "" {
+		mode = telegram.ModePolling
+	}
+	log.Info("serving Telegram", "bot", bot.UserName(), "mode", mode)
 	return bot, nil
 }
