@@ -122,6 +122,7 @@ type Server struct {
 	webhookToken string
 	onCall       func(Call)
 	held         int
+	polling      int
 }
 
 // NewServer starts a Server on a loopback port.
@@ -500,6 +501,13 @@ func (s *Server) hold(ctx context.Context, release <-chan struct{}) bool {
 	return false
 }
 
+// Polling returns the number of getUpdates calls waiting for updates.
+func (s *Server) Polling() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.polling
+}
+
 // Held returns the number of calls being held by a Fault's Hold.
 func (s *Server) Held() int {
 	s.mu.Lock()
@@ -607,6 +615,14 @@ func (s *Server) getUpdates(ctx context.Context, w http.ResponseWriter, call Cal
 		}
 		s.queue = keep
 	}
+	s.polling++
+	defer func() {
+		s.mu.Lock()
+		s.polling--
+		s.notifyLocked()
+		s.mu.Unlock()
+	}()
+	s.notifyLocked()
 	for {
 		if len(s.queue) > 0 {
 			out := append([]tgbotapi.Update(nil), s.queue[:min(limit, len(s.queue))]...)
