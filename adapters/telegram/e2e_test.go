@@ -528,3 +528,23 @@ func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
 		t.Fatalf("Run with a revoked token: %v", err)
 	}
 }
+
+func TestServerErrorsAreRetriedWithBackoff(t *testing.T) {
+	h := newHarness(t, nil)
+	chat, me := private(1600), user(1600, "en")
+	h.fake.Fail("sendMessage", telegramtest.TooManyRequests(2))
+	m := h.startGame(chat, me, "/play medium ttt")
+	h.fake.Fail("editMessageText", telegramtest.ServerError(), telegramtest.Fault{Status: http.StatusBadGateway, Raw: "<html>bad gateway</html>"})
+	if got := h.tap(chat, me, m.ID, placeButtons(m)[0]); got != "" {
+		t.Fatalf("tap answered %q", got)
+	}
+	// retry_after 2 s for the flood, then the back-off's 1 s and 2 s.
+	if waits := h.sleep.Waits(); !slices.Equal(waits, []time.Duration{2 * time.Second, time.Second, 2 * time.Second}) {
+		t.Fatalf("waits %v", waits)
+	}
+	if sends := h.fake.Calls("sendMessage"); len(sends) != 2 || len(h.fake.BotMessages(chat.ID)) != 1 {
+		t.Fatalf("a flood-refused send was not retried once: %d calls", len(sends))
+	}
+	after, _ := h.fake.Message(chat.ID, m.ID)
+	checkBoardMatches(t, after, h.game(chat, after))
+}

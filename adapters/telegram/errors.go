@@ -40,6 +40,7 @@ type APIError struct {
 	kind       error
 }
 
+// Error describes the failed call; it never contains the token.
 func (e *APIError) Error() string {
 	s := fmt.Sprintf("telegram: %s: ", e.Method)
 	if e.Code != 0 {

@@ -206,8 +206,8 @@ func (h *harness) tap(chat tgbotapi.Chat, from tgbotapi.User, message int, data 
 	return answers[len(answers)-1].Params["text"]
 }
 
-// lastBoard returns the newest bot message in chat with a live or
-// finished board, failing when there is none.
+// lastBot returns the newest message the bot sent to chat, failing when
+// there is none.
 func (h *harness) lastBot(chat tgbotapi.Chat) telegramtest.Message {
 	h.t.Helper()
 	m, ok := h.fake.LastBotMessage(chat.ID)
