@@ -76,8 +76,11 @@ type Fault struct {
 	// proxy's error page.
 	Raw string
 	// Hold, when not nil, delays the answer until it is closed; a Fault
-	// with only Hold set then performs the call normally.
+	// with only Hold (or Delay) set then performs the call normally.
 	Hold <-chan struct{}
+	// Delay, when positive, delays the answer by that long, like a slow
+	// network (for benchmarks and demos; tests synchronise with Hold).
+	Delay time.Duration
 }
 
 // TooManyRequests is the flood-control answer asking to wait
@@ -450,6 +453,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if fault != nil {
+		if fault.Delay > 0 {
+			t := time.NewTimer(fault.Delay)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+		}
 		if fault.Hold != nil && !s.hold(r.Context(), fault.Hold) {
 			return
 		}
