@@ -41,10 +41,8 @@ type Config struct {
 		Enabled bool   `yaml:"enabled"`
 		Locale  string `yaml:"locale"`
 	} `yaml:"console"`
-	Telegram struct {
-		Token Secret `yaml:"token"`
-	} `yaml:"telegram"`
-	Discord struct {
+	Telegram TelegramConfig `yaml:"telegram"`
+	Discord  struct {
 		Token Secret `yaml:"token"`
 		// AppID is the application id; empty means the bot user's id.
 		AppID string `yaml:"app_id"`
@@ -71,6 +69,8 @@ var envOverrides = []struct {
 	set  func(*Config, string)
 }{
 	{"TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
+	{"TELEGRAM_API_ENDPOINT", func(c *Config, v string) { c.Telegram.APIEndpoint = v }},
+	{"TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.Webhook.Secret = Secret(v) }},
 	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
 	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
 	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},

@@ -7,8 +7,9 @@
 //	bot [-config FILE] [-db FILE]
 //
 // Configuration comes from the YAML file (see config.example.yaml) with
-// environment variables overriding it: TELEGRAM_TOKEN, DISCORD_TOKEN,
-// BOT_DB, BOT_LOG_LEVEL.
+// environment variables overriding it: TELEGRAM_TOKEN,
+// TELEGRAM_API_ENDPOINT, TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, BOT_DB,
+// BOT_LOG_LEVEL.
 package main
 
 import (
@@ -88,10 +89,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		if !cfg.Console.Enabled && len(servers) == 0 {
-			return errors.New("telegram is not built into this release yet; unset TELEGRAM_TOKEN to play in the terminal")
+		tg, err := newTelegram(svc, cfg.Telegram, log)
+		if err != nil {
+			return err
 		}
-		log.Warn("telegram is not built into this release yet; serving the other platforms")
+		servers = append(servers, tg.Run)
 	}
 	if len(servers) == 0 || cfg.Console.Enabled {
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)

@@ -113,8 +113,11 @@ func TestTokensAreNotPrinted(t *testing.T) {
 	const token = "424242:fake-token-never-print"
 	db := filepath.Join(t.TempDir(), "bot.db")
 	var out, errOut strings.Builder
-	err := run(context.Background(), []string{"-db", db}, env(map[string]string{"TELEGRAM_TOKEN": token, "BOT_LOG_LEVEL": "debug"}), strings.NewReader(""), &out, &errOut)
+	err := run(context.Background(), []string{"-db", db}, env(map[string]string{"TELEGRAM_TOKEN": token, "TELEGRAM_API_ENDPOINT": "http://127.0.0.1:1/bot%s/%s", "BOT_LOG_LEVEL": "debug"}), strings.NewReader(""), &out, &errOut)
 	all := out.String() + errOut.String() + fmt.Sprint(err)
+	if err == nil || !strings.Contains(err.Error(), "telegram") {
+		t.Errorf("an unreachable Bot API gave %v", err)
+	}
 	if strings.Contains(all, "fake-token") {
 		t.Fatalf("token printed:\n%s", all)
 	}

@@ -1,0 +1,166 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// ctxClient binds every request of the client library, which makes them
+// without a context, to ctx, so that ending ctx aborts a long poll.
+type ctxClient struct {
+	ctx    context.Context
+	client *http.Client
+}
+
+// Do sends r under the client's context.
+func (c ctxClient) Do(r *http.Request) (*http.Response, error) {
+	return c.client.Do(r.WithContext(c.ctx))
+}
+
+// call runs one Bot API call, retrying it after flood control (waiting
+// retry_after) and, when idempotent, after temporary failures (with
+// back-off). Calls that may have taken effect, such as sendMessage after a
+// network error, are not repeated. The error is typed (see classify).
+func (b *Bot) call(ctx context.Context, method string, idempotent bool, do func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := classify(method, b.cfg.Token, do())
+		if err == nil || errors.Is(err, ErrNotModified) {
+			return err
+		}
+		var ae *APIError
+		if !errors.As(err, &ae) || attempt >= b.cfg.MaxRetries {
+			return err
+		}
+		var wait = ae.RetryAfter
+		switch {
+		case errors.Is(err, ErrFlood):
+			if wait > b.cfg.MaxFloodWait {
+				return err
+			}
+		case errors.Is(err, ErrTransient) && idempotent:
+			wait = b.cfg.Backoff(attempt)
+		default:
+			return err
+		}
+		b.log.Warn("bot api call failed; retrying", "method", method, "err", err, "wait", wait)
+		if serr := b.cfg.Sleep(ctx, wait); serr != nil {
+			return err
+		}
+	}
+}
+
+// request makes an idempotent call whose result is not needed.
+func (b *Bot) request(ctx context.Context, method string, c tgbotapi.Chattable) error {
+	return b.call(ctx, method, true, func() error {
+		_, err := b.api.Request(c)
+		return err
+	})
+}
+
+// sendMessage sends a text message with an optional inline keyboard, as a
+// reply to message replyTo when it is not 0, and returns its id.
+func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+	m := tgbotapi.NewMessage(chat, text)
+	m.ReplyToMessageID = replyTo
+	m.AllowSendingWithoutReply = true
+	if kb != nil {
+		m.ReplyMarkup = *kb
+	}
+	var sent tgbotapi.Message
+	err := b.call(ctx, "sendMessage", false, func() error {
+		var err error
+		sent, err = b.api.Send(m)
+		return err
+	})
+	return sent.MessageID, err
+}
+
+// editMessage replaces the text and keyboard of a message. A message
+// that is already so counts as edited.
+func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup) error {
+	e := tgbotapi.NewEditMessageText(chat, message, text)
+	e.ReplyMarkup = kb
+	err := b.request(ctx, "editMessageText", e)
+	if errors.Is(err, ErrNotModified) {
+		return nil
+	}
+	return err
+}
+
+// sendPhoto sends a PNG with a caption and an optional keyboard and
+// returns the message's id.
+func (b *Bot) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+	p := tgbotapi.NewPhoto(chat, tgbotapi.FileBytes{Name: "board.png", Bytes: png})
+	p.Caption = caption
+	p.ReplyToMessageID = replyTo
+	p.AllowSendingWithoutReply = true
+	if kb != nil {
+		p.ReplyMarkup = *kb
+	}
+	var sent tgbotapi.Message
+	err := b.call(ctx, "sendPhoto", false, func() error {
+		var err error
+		sent, err = b.api.Send(p)
+		return err
+	})
+	return sent.MessageID, err
+}
+
+// editPhoto replaces the picture, caption and keyboard of a photo
+// message. A message that is already so counts as edited.
+func (b *Bot) editPhoto(ctx context.Context, chat int64, message int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) error {
+	media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileBytes{Name: "board.png", Bytes: png})
+	media.Caption = caption
+	e := tgbotapi.EditMessageMediaConfig{
+		BaseEdit: tgbotapi.BaseEdit{ChatID: chat, MessageID: message, ReplyMarkup: kb},
+		Media:    media,
+	}
+	err := b.request(ctx, "editMessageMedia", e)
+	if errors.Is(err, ErrNotModified) {
+		return nil
+	}
+	return err
+}
+
+// answer answers a callback query, with a toast when text is not empty.
+func (b *Bot) answer(ctx context.Context, id, text string) error {
+	if len(text) > 200 {
+		text = truncate(text, 200)
+	}
+	return b.request(ctx, "answerCallbackQuery", tgbotapi.NewCallback(id, text))
+}
+
+// typing shows "typing…" in a chat.
+func (b *Bot) typing(ctx context.Context, chat int64) error {
+	return b.request(ctx, "sendChatAction", tgbotapi.NewChatAction(chat, tgbotapi.ChatTyping))
+}
+
+// makeRequest calls a method by name with raw parameters, for fields the
+// client library does not know (setWebhook's secret_token).
+func (b *Bot) makeRequest(ctx context.Context, method string, params tgbotapi.Params) error {
+	return b.call(ctx, method, true, func() error {
+		_, err := b.api.MakeRequest(method, params)
+		return err
+	})
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
+
+// chatKey is the session chat id of a Telegram chat.
+func chatKey(id int64) string { return strconv.FormatInt(id, 10) }

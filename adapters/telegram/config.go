@@ -1,0 +1,167 @@
+package telegram
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// Modes of receiving updates.
+const (
+	// ModePolling fetches updates with getUpdates (the default).
+	ModePolling = "polling"
+	// ModeWebhook has Telegram post updates to the bot's HTTP server.
+	ModeWebhook = "webhook"
+)
+
+// Platform is the session platform of Telegram games.
+const Platform session.Platform = "telegram"
+
+// Config configures a Bot. Only Token is required; every other zero field
+// means the documented default.
+type Config struct {
+	// Token is the bot token from @BotFather. It is never logged.
+	Token string
+	// APIEndpoint is the Bot API URL in the client library's format, with
+	// %s for the token and then the method. Default the official
+	// "https://api.telegram.org/bot%s/%s".
+	APIEndpoint string
+	// Mode is ModePolling (default) or ModeWebhook.
+	Mode string
+	// Webhook configures ModeWebhook.
+	Webhook WebhookConfig
+	// Workers is how many updates are handled at once. Default 16.
+	Workers int
+	// Queue is how many received updates may wait for a worker before
+	// polling pauses (or webhook requests wait). Default 1024.
+	Queue int
+	// PollTimeout is the long-poll wait of getUpdates. Default 30 s.
+	PollTimeout time.Duration
+	// RequestTimeout bounds every Bot API call but the long poll.
+	// Default 15 s.
+	RequestTimeout time.Duration
+	// Transport is the HTTP transport of the API client. Default a clone
+	// of http.DefaultTransport with larger idle pools.
+	Transport http.RoundTripper
+	// Sleep waits d or until ctx ends; it returns ctx's error when ctx
+	// ended first. Every wait of the Bot (retry_after, back-off) goes
+	// through it, so tests can record waits instead of sleeping. Default
+	// a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Backoff returns the wait before retry number attempt (0, 1, ...)
+	// after a server or network error. Default 1 s doubling up to 30 s.
+	Backoff func(attempt int) time.Duration
+	// MaxRetries is how many times a call is retried after flood control
+	// or a temporary failure. Default 3.
+	MaxRetries int
+	// MaxFloodWait is the longest retry_after the Bot waits out; a longer
+	// one fails the call. Default 60 s.
+	MaxFloodWait time.Duration
+	// ShutdownTimeout bounds how long Run waits, after its context ends,
+	// for queued updates to be handled. Default 10 s.
+	ShutdownTimeout time.Duration
+	// SlowMove reports whether the AI's reply in a game is expected to
+	// take long enough (over ~300 ms) to show "typing" first. Default: a
+	// hard AI on a board of more than 25 cells.
+	SlowMove func(v session.View) bool
+	// Log receives the Bot's logs; nil discards them.
+	Log *slog.Logger
+}
+
+// WebhookConfig configures ModeWebhook.
+type WebhookConfig struct {
+	// Listen is the address the HTTP server listens on, such as ":8443".
+	Listen string
+	// URL is the public HTTPS URL Telegram posts to; its path is the one
+	// served.
+	URL string
+	// Secret is the secret token given to setWebhook; requests without
+	// it in X-Telegram-Bot-Api-Secret-Token are refused with 401. 1-256
+	// characters of A-Z, a-z, 0-9, _ and -.
+	Secret string
+	// Listener, when set, is used instead of listening on Listen.
+	Listener net.Listener
+}
+
+// withDefaults returns c with its zero fields filled in.
+func (c Config) withDefaults() Config {
+	if c.APIEndpoint == "" {
+		c.APIEndpoint = "https://api.telegram.org/bot%s/%s"
+	}
+	if c.Mode == "" {
+		c.Mode = ModePolling
+	}
+	if c.Workers <= 0 {
+		c.Workers = 16
+	}
+	if c.Queue <= 0 {
+		c.Queue = 1024
+	}
+	if c.PollTimeout <= 0 {
+		c.PollTimeout = 30 * time.Second
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = 15 * time.Second
+	}
+	if c.Transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConns = 256
+		t.MaxIdleConnsPerHost = 256
+		c.Transport = t
+	}
+	if c.Sleep == nil {
+		c.Sleep = sleep
+	}
+	if c.Backoff == nil {
+		c.Backoff = backoff
+	}
+	if c.MaxRetries <= 0 {
+		c.MaxRetries = 3
+	}
+	if c.MaxFloodWait <= 0 {
+		c.MaxFloodWait = time.Minute
+	}
+	if c.ShutdownTimeout <= 0 {
+		c.ShutdownTimeout = 10 * time.Second
+	}
+	if c.SlowMove == nil {
+		c.SlowMove = slowMove
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff is 1 s doubling up to 30 s.
+func backoff(attempt int) time.Duration {
+	d := time.Second << min(attempt, 5)
+	return min(d, 30*time.Second)
+}
+
+// slowMove expects a hard AI on a board larger than 5×5 to think long.
+func slowMove(v session.View) bool {
+	r := v.Rules()
+	ai := v.Seat(v.ToMove())
+	if !ai.IsAI() {
+		ai = v.Seat(v.ToMove().Opponent())
+	}
+	return ai.IsAI() && ai.AI == engine.Hard && r.Width*r.Height > 25
+}

@@ -1,0 +1,21 @@
+// Package telegram serves the board bot on Telegram through the Bot API
+// client go-telegram-bot-api/v5.
+//
+// A Bot receives updates by long polling (its own context-aware loop on
+// getUpdates that confirms an update's offset only once the update is
+// queued, honours retry_after on flood control and backs off on server
+// and network errors) or through a webhook that checks Telegram's secret
+// token header. Updates of one chat are handled in order; different chats
+// are handled in parallel by a bounded number of workers.
+//
+// Typed commands go to the shared adapters.Dispatcher and get a reply in
+// the chat. A tap answers its callback query exactly once and edits the
+// board message at most once; it never adds a message to the chat. Boards
+// up to 8 columns are the inline keyboard itself; any keyboard is fitted
+// to Telegram's limits (8 buttons a row, 100 in all), and typed
+// coordinates such as "h8" reach every cell. Errors of the Bot API are
+// typed (APIError, ErrFlood, ErrNotModified, ErrTransient): flood waits
+// honour retry_after and "message is not modified" counts as success.
+//
+// A Bot is safe for concurrent use; Run may be called once.
+package telegram

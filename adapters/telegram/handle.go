@@ -1,0 +1,285 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+// handle handles one update. It never panics: a panic is logged and the
+// update dropped.
+func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("panic while handling an update", "update", u.UpdateID, "panic", p)
+		}
+	}()
+	switch {
+	case u.CallbackQuery != nil:
+		b.onTap(ctx, u.CallbackQuery)
+	case u.Message != nil:
+		b.onMessage(ctx, u.Message)
+	}
+}
+
+// userOf returns the session user of a Telegram user.
+func userOf(u *tgbotapi.User) session.User {
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	if name == "" {
+		name = u.UserName
+	}
+	return session.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
+}
+
+// onMessage handles a typed message: a command, or maybe a coordinate.
+func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
+	if m.From == nil || m.From.IsBot || m.Chat == nil || m.Text == "" {
+		return
+	}
+	chat := m.Chat.ID
+	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode}
+	text := strings.TrimSpace(m.Text)
+	if strings.HasPrefix(text, "/") {
+		r := b.disp.Command(ctx, req, text)
+		var menu *tgbotapi.InlineKeyboardMarkup
+		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
+			r.Text += "\n\n" + menuT(r.Lang, "pick_game")
+			menu = gamesMenu(r.Lang)
+		}
+		b.reply(ctx, chat, m.MessageID, r, menu)
+		return
+	}
+	if len(text) <= 8 {
+		who := session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
+		if v, err := b.svc.Running(ctx, who); err == nil && b.cfg.SlowMove(v) {
+			if _, err := render.ParseCoord(text, v.Rules()); err == nil {
+				b.hint(ctx, chat)
+			}
+		}
+	}
+	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
+}
+
+// reply shows the answer to a typed message: its text (with menu as the
+// keyboard), then its game.
+func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Reply, menu *tgbotapi.InlineKeyboardMarkup) {
+	if r.Text != "" {
+		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
+			b.log.Error("sending a reply failed", "chat", chat, "err", err)
+		}
+	}
+	if r.Game != nil {
+		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.Window); err != nil {
+			b.log.Error("showing a game failed", "chat", chat, "game", r.Game.ID(), "err", err)
+		}
+	}
+}
+
+// showGame edits message edit to show v, or, when edit is "" or that
+// message cannot be edited any more, sends a new board message and binds
+// the game to it.
+func (b *Bot) showGame(ctx context.Context, chat int64, replyTo int, l render.Lang, v session.View, edit string, window *engine.Point) error {
+	if edit != "" {
+		id, err := strconv.Atoi(edit)
+		if err == nil {
+			err = b.editBoard(ctx, chat, id, v, l, window)
+		}
+		var ae *APIError
+		if err == nil || !errors.As(err, &ae) || ae.Code != 400 {
+			return err
+		}
+		b.log.Info("the board message is gone; sending a new one", "chat", chat, "game", v.ID(), "err", err)
+	}
+	id, err := b.sendBoard(ctx, chat, replyTo, v, l, window)
+	if err != nil {
+		return err
+	}
+	return b.disp.Bind(ctx, v.ID(), strconv.Itoa(id))
+}
+
+// board returns what shows v, with the keyboard's window at window (nil:
+// around the last move): the text, or, for a board larger than the
+// keyboard, a caption and the PNG of the whole board; and the keyboard.
+// Whether there is a picture depends on the rules alone, so a board
+// message never changes kind.
+func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
+	text, keys := render.Message(v, l, render.TelegramLayout, window)
+	kb = inlineKeyboard(keys)
+	if !keys.Partial {
+		return text, nil, kb, nil
+	}
+	if png, err = render.Picture(v); err != nil {
+		return "", nil, nil, err
+	}
+	header, _, _ := strings.Cut(text, "\n")
+	return header + "\n" + render.Status(v, l), png, kb, nil
+}
+
+// sendBoard sends a new message showing v and returns its id.
+func (b *Bot) sendBoard(ctx context.Context, chat int64, replyTo int, v session.View, l render.Lang, window *engine.Point) (int, error) {
+	text, png, kb, err := b.board(v, l, window)
+	if err != nil {
+		return 0, err
+	}
+	if png != nil {
+		return b.sendPhoto(ctx, chat, replyTo, png, text, kb)
+	}
+	return b.sendMessage(ctx, chat, replyTo, text, kb)
+}
+
+// editBoard edits message id to show v.
+func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View, l render.Lang, window *engine.Point) error {
+	text, png, kb, err := b.board(v, l, window)
+	if err != nil {
+		return err
+	}
+	if png != nil {
+		return b.editPhoto(ctx, chat, id, png, text, kb)
+	}
+	return b.editMessage(ctx, chat, id, text, kb)
+}
+
+// onTap handles a tapped button: at most one edit of the board message,
+// then exactly one answer, empty on success and the refusal otherwise.
+func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
+	if q.From == nil || q.Message == nil || q.Message.Chat == nil {
+		// A button of an inline message: this bot sends none.
+		lang := render.English
+		if q.From != nil {
+			lang = render.LangOf(q.From.LanguageCode)
+		}
+		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
+		return
+	}
+	chat, msg := q.Message.Chat.ID, q.Message.MessageID
+	req := adapters.Request{Chat: chatKey(chat), User: userOf(q.From), Locale: q.From.LanguageCode, Message: strconv.Itoa(msg)}
+	if q.Data == menuPrefix || strings.HasPrefix(q.Data, menuPrefix+":") {
+		b.onMenu(ctx, q, req)
+		return
+	}
+	b.hintTap(ctx, chat, req, q.Data)
+	r := b.disp.Tap(ctx, req, q.Data)
+	notice := r.Notice
+	switch {
+	case notice == "" && r.Game != nil:
+		target := r.Edit
+		if target == "" {
+			target = req.Message
+		}
+		if err := b.editTapped(ctx, chat, target, r); err != nil {
+			b.log.Error("editing the board after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
+		}
+	case notice == "":
+		notice = r.Text
+	}
+	b.answerLogged(ctx, q.ID, notice)
+}
+
+// editTapped edits message target to show the reply's game, binding the
+// game to it when the reply named no message (a game new to it).
+func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapters.Reply) error {
+	id, err := strconv.Atoi(target)
+	if err != nil {
+		return err
+	}
+	if err := b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.Window); err != nil {
+		return err
+	}
+	if r.Edit == "" {
+		return b.disp.Bind(ctx, r.Game.ID(), target)
+	}
+	return nil
+}
+
+// onMenu handles a button of the start menu: it edits the menu in place,
+// and a level button starts the game (as "/play <level> <game>") and
+// turns the menu message into its board.
+func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapters.Request) {
+	lang := render.LangOf(req.Locale)
+	chat, msg := q.Message.Chat.ID, q.Message.MessageID
+	c, ok := parseMenu(q.Data)
+	if !ok || !hasButton(q.Message, q.Data) {
+		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
+		return
+	}
+	var err error
+	switch {
+	case c.game == nil:
+		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_game"), gamesMenu(lang))
+	case c.level == 0:
+		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_level", c.game.label[lang]), levelsMenu(lang, c.game))
+	default:
+		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
+		if r.Game == nil || r.Text != "" {
+			b.answerLogged(ctx, q.ID, r.Text)
+			return
+		}
+		if _, png, _, perr := b.board(*r.Game, r.Lang, nil); perr == nil && png != nil {
+			// A text message cannot become a photo: the board comes below.
+			err = b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", nil)
+		} else {
+			r.Edit = ""
+			err = b.editTapped(ctx, chat, req.Message, r)
+		}
+	}
+	if err != nil {
+		b.log.Error("menu failed", "chat", chat, "err", err)
+	}
+	b.answerLogged(ctx, q.ID, "")
+}
+
+// hintTap shows "typing" before a tap whose AI reply is expected to be
+// slow.
+func (b *Bot) hintTap(ctx context.Context, chat int64, req adapters.Request, data string) {
+	a, err := adapters.DecodeAction(data)
+	if err != nil || a.Kind != render.Place {
+		return
+	}
+	v, err := b.svc.Game(ctx, a.Game)
+	if err != nil || v.Platform() != Platform || v.Chat() != req.Chat || v.Status() != session.Running || v.MoveNo() != a.MoveNo {
+		return
+	}
+	if b.cfg.SlowMove(v) {
+		b.hint(ctx, chat)
+	}
+}
+
+// hint sends the "typing" chat action, logging a failure.
+func (b *Bot) hint(ctx context.Context, chat int64) {
+	if err := b.typing(ctx, chat); err != nil {
+		b.log.Warn("sendChatAction failed", "chat", chat, "err", err)
+	}
+}
+
+// answerLogged answers a callback query, logging a failure.
+func (b *Bot) answerLogged(ctx context.Context, id, text string) {
+	if err := b.answer(ctx, id, text); err != nil {
+		b.log.Warn("answerCallbackQuery failed", "err", err)
+	}
+}
+
+// hasButton reports whether the message, as Telegram delivered it with
+// the callback query, has a button with the callback data: menu data is
+// only taken from the menu it belongs to, so a forged tap cannot turn
+// another message, such as someone's board, into a menu.
+func hasButton(m *tgbotapi.Message, data string) bool {
+	if m.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData != nil && *b.CallbackData == data {
+				return true
+			}
+		}
+	}
+	return false
+}

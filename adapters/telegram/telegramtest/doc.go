@@ -1,0 +1,17 @@
+// Package telegramtest is a fake Telegram Bot API server on loopback for
+// end-to-end tests of bots built on go-telegram-bot-api.
+//
+// A Server speaks the Bot API's HTTP protocol (form or multipart requests
+// to /bot<token>/<method>, JSON {"ok":…} answers) for the methods a board
+// bot uses: getMe, getUpdates (long polling from a queue the test fills),
+// sendMessage, editMessageText, editMessageReplyMarkup, editMessageMedia,
+// sendPhoto, answerCallbackQuery, sendChatAction, setMyCommands,
+// setWebhook and deleteWebhook. It records every call, keeps the state of
+// every message the bot sent (text or photo, caption, inline keyboard) so
+// a test can tap a button by reading its callback data, answers "message
+// is not modified" the way Telegram does, and can be told to fail chosen
+// calls with 429 (retry_after), 400, 500, or to hold an answer until the
+// test releases it.
+//
+// All methods of Server are safe for concurrent use.
+package telegramtest

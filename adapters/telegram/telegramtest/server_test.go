@@ -1,0 +1,136 @@
+package telegramtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/png"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+func newBot(t *testing.T, s *Server) *tgbotapi.BotAPI {
+	t.Helper()
+	bot, err := tgbotapi.NewBotAPIWithAPIEndpoint(Token, s.Endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bot.Self.UserName != s.Bot.UserName {
+		t.Fatalf("getMe: %+v", bot.Self)
+	}
+	return bot
+}
+
+func TestMessagesKeepStateAndRefuseUnchangedEdits(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	bot := newBot(t, s)
+	kb := tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonData("a", "data-a")))
+	m := tgbotapi.NewMessage(5, "hello")
+	m.ReplyMarkup = kb
+	sent, err := bot.Send(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := tgbotapi.NewEditMessageTextAndMarkup(5, sent.MessageID, "hello", kb)
+	_, err = bot.Request(edit)
+	var te *tgbotapi.Error
+	if !errors.As(err, &te) || te.Code != 400 || te.Message != NotModifiedDescription {
+		t.Fatalf("unchanged edit: %v", err)
+	}
+	edit.Text = "bye"
+	if _, err := bot.Request(edit); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.Message(5, sent.MessageID)
+	if !ok || got.Text != "bye" || got.Edits != 1 || *got.Buttons()[0][0].CallbackData != "data-a" {
+		t.Fatalf("message state %+v", got)
+	}
+	// Telegram's keyboard limits.
+	var wide []tgbotapi.InlineKeyboardButton
+	for range 9 {
+		wide = append(wide, tgbotapi.NewInlineKeyboardButtonData("x", "x"))
+	}
+	m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(wide)
+	if _, err := bot.Send(m); err == nil {
+		t.Fatal("9 buttons in a row were accepted")
+	}
+}
+
+func TestFaultsAndPhotos(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	bot := newBot(t, s)
+	s.Fail("sendChatAction", TooManyRequests(9), ServerError())
+	_, err := bot.Request(tgbotapi.NewChatAction(1, tgbotapi.ChatTyping))
+	var te *tgbotapi.Error
+	if !errors.As(err, &te) || te.Code != 429 || te.RetryAfter != 9 {
+		t.Fatalf("429: %v", err)
+	}
+	if _, err = bot.Request(tgbotapi.NewChatAction(1, tgbotapi.ChatTyping)); !errors.As(err, &te) || te.Code != 500 {
+		t.Fatalf("500: %v", err)
+	}
+	if _, err = bot.Request(tgbotapi.NewChatAction(1, tgbotapi.ChatTyping)); err != nil {
+		t.Fatalf("after the faults: %v", err)
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 2, 2)))
+	photo := tgbotapi.NewPhoto(1, tgbotapi.FileBytes{Name: "a.png", Bytes: buf.Bytes()})
+	photo.Caption = "board"
+	sent, err := bot.Send(photo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Message(1, sent.MessageID); !bytes.Equal(m.Photo, buf.Bytes()) || m.Caption != "board" {
+		t.Fatalf("photo message %+v", m)
+	}
+	if _, err := bot.Send(tgbotapi.NewPhoto(1, tgbotapi.FileBytes{Name: "a.png", Bytes: []byte("not a png")})); err == nil {
+		t.Fatal("a broken picture was accepted")
+	}
+	if n := len(s.Calls("sendChatAction")); n != 3 {
+		t.Fatalf("%d sendChatAction calls recorded", n)
+	}
+}
+
+func TestLongPollEndsWhenTheServerCloses(t *testing.T) {
+	s := NewServer()
+	bot := newBot(t, s)
+	done := make(chan error, 1)
+	go func() {
+		_, err := bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 600})
+		done <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Wait(ctx, func() bool { return s.Polling() == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatal("the long poll outlived the server")
+	}
+}
+
+func TestLongPollDeliversQueuedUpdatesAndConfirms(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	bot := newBot(t, s)
+	chat, from := tgbotapi.Chat{ID: 3, Type: "private"}, tgbotapi.User{ID: 3, FirstName: "A"}
+	first := s.SendText(chat, from, "/play")
+	s.Tap(chat, from, 99, "n")
+	us, err := bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 1})
+	if err != nil || len(us) != 2 || us[0].UpdateID != first || us[0].Message.Text != "/play" || us[1].CallbackQuery.Data != "n" {
+		t.Fatalf("updates %+v, %v", us, err)
+	}
+	if _, err := bot.GetUpdates(tgbotapi.UpdateConfig{Offset: first + 1, Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Pending() != 1 || s.Offset() != first+1 {
+		t.Fatalf("pending %d, offset %d", s.Pending(), s.Offset())
+	}
+}

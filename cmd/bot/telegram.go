@@ -1,0 +1,55 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/boardbot/boardbot/adapters/telegram"
+	"github.com/boardbot/boardbot/session"
+)
+
+// TelegramConfig is the telegram section of the configuration.
+type TelegramConfig struct {
+	// Token is the bot token from @BotFather; with it set the bot serves
+	// Telegram.
+	Token Secret `yaml:"token"`
+	// APIEndpoint is the Bot API URL with %s for the token and the
+	// method; empty means the official one.
+	APIEndpoint string `yaml:"api_endpoint"`
+	// Mode is polling (default) or webhook.
+	Mode string `yaml:"mode"`
+	// Webhook configures webhook mode.
+	Webhook struct {
+		Listen string `yaml:"listen"`
+		URL    string `yaml:"url"`
+		Secret Secret `yaml:"secret"`
+	} `yaml:"webhook"`
+	// Workers is how many updates are handled at once; 0 means the
+	// adapter's default.
+	Workers int `yaml:"workers"`
+}
+
+// newTelegram connects to the Bot API (getMe) and returns the Telegram
+// bot playing the games of svc.
+func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*telegram.Bot, error) {
+	bot, err := telegram.New(svc, telegram.Config{
+		Token:       string(c.Token),
+		APIEndpoint: c.APIEndpoint,
+		Mode:        c.Mode,
+		Webhook: telegram.WebhookConfig{
+			Listen: c.Webhook.Listen,
+			URL:    c.Webhook.URL,
+			Secret: string(c.Webhook.Secret),
+		},
+		Workers: c.Workers,
+		Log:     log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	mode := c.Mode
+	if mode == "" {
+		mode = telegram.ModePolling
+	}
+	log.Info("serving Telegram", "bot", bot.UserName(), "mode", mode)
+	return bot, nil
+}
