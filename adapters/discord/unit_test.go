@@ -185,7 +185,7 @@ func TestCommandText(t *testing.T) {
 		{discordgo.ApplicationCommandInteractionData{Name: cmdPlay, Options: []*discordgo.ApplicationCommandInteractionDataOption{
 			str(optSide, "second"), str(optGame, "gomoku"), str(optLevel, "hard")}}, "/play hard gomoku second", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdPlay, Options: []*discordgo.ApplicationCommandInteractionDataOption{
-			str(optGame, "7x7"), user}}, "/duel @42 7x7", "42"},
+			str(optGame, "7x7"), user}}, "/duel 7x7", "42"},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdLang, Options: []*discordgo.ApplicationCommandInteractionDataOption{str(optLanguage, "zh")}}, "/lang zh", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdResign}, "/resign", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdTop}, "/top", ""},
