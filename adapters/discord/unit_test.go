@@ -2,7 +2,9 @@ package discord
 
 import (
 	"errors"
+	"log/slog"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -229,4 +231,37 @@ func TestRedactKeepsTokensOutAndUnwraps(t *testing.T) {
 	if strings.Contains(err.Error(), "secret") || !errors.Is(err, base) {
 		t.Fatalf("redacted %q, unwraps %v", err, errors.Is(err, base))
 	}
+}
+
+func TestLargestBoardMessagesFitDiscord(t *testing.T) {
+	svc := session.New(mustStore(t), nil)
+	long := strings.Repeat("名", 40)
+	for _, game := range []string{"gomoku19", "gomoku", "7x7"} {
+		r, _ := engine.Preset(game)
+		v, err := svc.Start(t.Context(), session.Actor{Platform: Platform, Chat: game, User: session.User{ID: "1", Name: long}}, session.StartRequest{Rules: r, Level: engine.Easy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &Bot{svc: svc, log: slog.New(slog.DiscardHandler)}
+		for _, l := range []render.Lang{render.English, render.Chinese} {
+			p := b.post(v, l, render.T(l, render.MsgAlreadyPlaying), nil)
+			if n := utf8.RuneCountInString(p.content); n > maxContentLen || strings.HasSuffix(p.content, "…") {
+				t.Errorf("%s in %s: %d characters, clipped %v", game, l, n, strings.HasSuffix(p.content, "…"))
+			}
+			if !strings.Contains(p.content, render.Status(v, l)) || len(p.picture) == 0 || len(p.files()) != 1 {
+				t.Errorf("%s in %s: no status line or no picture", game, l)
+			}
+		}
+	}
+}
+
+// mustStore opens a bbolt store in a temporary directory.
+func mustStore(t *testing.T) *session.BoltStore {
+	t.Helper()
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
