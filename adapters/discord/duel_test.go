@@ -2,6 +2,7 @@ package discord
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"strings"
 	"testing"
@@ -126,9 +127,21 @@ func TestDuelAcceptPlayDecline(t *testing.T) {
 	if !v.Status().Played() || !strings.Contains(board.Content, render.Status(v, render.LangOf(users[v.Seat(v.ToMove().Opponent()).User.ID].Locale))) {
 		t.Errorf("final duel %s:\n%s", v.Status(), board.Content)
 	}
-	buttonOf(t, board, "R:")
-	if got := h.ephemeral(h.tap(carol, board.ID, buttonOf(t, board, "R:")), carol); got == "" {
-		t.Error("carol's rematch tap was not refused")
+	if got := h.ephemeral(h.tap(carol, board.ID, buttonOf(t, board, "R:")), carol); got != render.T(render.English, render.MsgNotAPlayer) {
+		t.Errorf("carol's rematch tap was answered %q", got)
+	}
+	// Ann's rematch is a new challenge to bob, posted below the board.
+	r = h.tap(ann, board.ID, buttonOf(t, board, "R:"))
+	if len(r.Followups) != 1 {
+		t.Fatalf("rematch answered %+v", r)
+	}
+	re := h.message(r.Followups[0])
+	if re.Ephemeral || !strings.HasPrefix(re.Content, "<@"+bob.ID+"> ") {
+		t.Fatalf("rematch challenge %+v", re)
+	}
+	h.tap(bob, re.ID, buttonOf(t, re, "a:"))
+	if rv := h.game(h.message(re.ID)); rv.Status() != session.Running || rv.Seat(engine.Black).User.ID != bob.ID {
+		t.Errorf("rematch %s with black %+v, want bob first", rv.Status(), rv.Seat(engine.Black))
 	}
 
 	// A second challenge, declined: the message says so, without buttons.
@@ -355,5 +368,18 @@ func TestDeferredTapAndRematchCarryThePicture(t *testing.T) {
 	picture(t, again, gomoku)
 	if again.Ephemeral || len(placeButtons(again)) == 0 || gameOf(t, again) == gameOf(t, board) {
 		t.Errorf("rematch board %+v", again)
+	}
+}
+
+// BenchmarkGomokuTapWithPicture measures a tap on a 15×15 board against
+// the easy AI: the update carries a new picture (multipart) through
+// discordgo to the fake.
+func BenchmarkGomokuTapWithPicture(b *testing.B) {
+	h := newHarness(b, nil)
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		board := h.play(ann, fmt.Sprint("bench-", i), discordtest.StringOption(optGame, "gomoku"), discordtest.StringOption(optLevel, "easy"))
+		b.StartTimer()
+		h.tap(ann, board.ID, placeButtons(board)[0])
 	}
 }
