@@ -721,13 +721,13 @@ func (s *Server) callback(id, token string, req request) (int, any) {
 
 // webhook answers the interaction webhook routes: follow-ups and the
 // original response.
-func (s *Server) webhook(method, app, token string, rest []string, wait bool, body request) (int, any) {
+func (s *Server) webhook(method, app, token string, rest []string, wait bool, req request) (int, any) {
 	in, ok := s.interactions[token]
 	if app != AppID || !ok || in.resp.Type == 0 {
 		return 404, apiError{codeUnknownWebhook, "Unknown Webhook"}
 	}
 	if len(rest) == 0 && method == "POST" {
-		m, err := s.create(in.channel, body, in.id, in.user)
+		m, err := s.create(in.channel, req, in.id, in.user)
 		if err != nil {
 			return 400, apiError{codeInvalidBody, err.Error()}
 		}
@@ -752,7 +752,7 @@ func (s *Server) webhook(method, app, token string, rest []string, wait bool, bo
 	case "GET":
 		return 200, s.messageJSON(m)
 	case "PATCH":
-		if err := s.edit(m, body); err != nil {
+		if err := s.edit(m, req); err != nil {
 			return 400, apiError{codeInvalidBody, err.Error()}
 		}
 		return 200, s.messageJSON(m)
