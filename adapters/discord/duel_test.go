@@ -130,6 +130,11 @@ func TestDuelAcceptPlayDecline(t *testing.T) {
 	if got := h.ephemeral(h.tap(carol, board.ID, buttonOf(t, board, "R:")), carol); got != render.T(render.English, render.MsgNotAPlayer) {
 		t.Errorf("carol's rematch tap was answered %q", got)
 	}
+	// The channel's leaderboard now ranks both players.
+	_, r = h.command(ann, "duel", cmdTop)
+	if top := h.ephemeral(r, ann); !strings.Contains(top, "1. ") || !strings.Contains(top, "2. ") || !strings.Contains(top, "ann") || !strings.Contains(top, "bob") {
+		t.Errorf("/top after the duel:\n%s", top)
+	}
 	// Ann's rematch is a new challenge to bob, posted below the board.
 	r = h.tap(ann, board.ID, buttonOf(t, board, "R:"))
 	if len(r.Followups) != 1 {
@@ -318,8 +323,10 @@ func TestLangOverrideStatsAndTop(t *testing.T) {
 
 	_, r = h.command(ann, "c", cmdStats)
 	stats := h.ephemeral(r, ann)
-	if !strings.HasPrefix(stats, render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0)) || !strings.Contains(stats, "0") {
-		t.Errorf("/stats answered %q", stats)
+	want := render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0) + "\n" +
+		render.T(render.Chinese, render.MsgStatsLine, engine.FamilyTicTacToe, render.T(render.Chinese, render.MsgAI, engine.Medium), 0, 1, 0)
+	if stats != want {
+		t.Errorf("/stats answered %q, want %q", stats, want)
 	}
 	_, r = h.command(carol, "c", cmdTop)
 	if top := h.ephemeral(r, carol); !strings.HasPrefix(top, render.T(render.English, render.MsgTopRating)) {
