@@ -265,3 +265,27 @@ func mustStore(t *testing.T) *session.BoltStore {
 	t.Cleanup(func() { st.Close() })
 	return st
 }
+
+func TestResolvedUserPrefersNickThenGlobalName(t *testing.T) {
+	data := discordgo.ApplicationCommandInteractionData{Resolved: &discordgo.ApplicationCommandInteractionDataResolved{
+		Users: map[string]*discordgo.User{
+			"1": {ID: "1", Username: "bob_b", GlobalName: "Bob"},
+			"2": {ID: "2", Username: "carol_c"},
+			"3": {ID: "3", Username: "helper", Bot: true},
+		},
+		Members: map[string]*discordgo.Member{"1": {Nick: "Bobby"}},
+	}}
+	for id, want := range map[string]member{
+		"1": {User: session.User{ID: "1", Name: "Bobby"}},
+		"2": {User: session.User{ID: "2", Name: "carol_c"}},
+		"3": {User: session.User{ID: "3", Name: "helper"}, Bot: true},
+		"4": {User: session.User{ID: "4"}},
+	} {
+		if got := resolvedUser(data, id); got != want {
+			t.Errorf("resolvedUser(%s) = %+v, want %+v", id, got, want)
+		}
+	}
+	if got := resolvedUser(discordgo.ApplicationCommandInteractionData{}, "5"); got != (member{User: session.User{ID: "5"}}) {
+		t.Errorf("without resolved data: %+v", got)
+	}
+}
