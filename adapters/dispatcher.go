@@ -124,7 +124,7 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 		}
 		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
 	case CmdDuel:
-		return d.duel(ctx, lang, who, cmd.Duel)
+		return d.duel(ctx, lang, who, cmd.Duel, session.User{Name: cmd.Duel.Opponent})
 	case CmdAccept, CmdDecline, CmdCancel:
 		return d.answer(ctx, lang, who, cmd.Name)
 	case CmdRematch:
@@ -167,13 +167,27 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 	return p
 }
 
+// Duel makes the challenge of args (its rules and side; args.Opponent is
+// not read) addressed to opponent, who is matched by ID when it has one,
+// else by Name; the zero User makes an open challenge. Platforms whose
+// commands name a member directly, such as a Discord user option, call it
+// instead of Command, so that the challenge is bound to the member's id.
+// The adapter shows the challenge as a new message.
+func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, opponent session.User) Reply {
+	return d.duel(ctx, d.lang(ctx, req), d.actor(req), args, opponent)
+}
+
 // duel makes a challenge; the adapter shows it as a new message.
-func (d *Dispatcher) duel(ctx context.Context, lang render.Lang, who session.Actor, args DuelArgs) Reply {
-	if args.Opponent != "" && (strings.EqualFold(args.Opponent, who.User.Name) || args.Opponent == who.User.ID) {
+func (d *Dispatcher) duel(ctx context.Context, lang render.Lang, who session.Actor, args DuelArgs, opp session.User) Reply {
+	self := opp.ID != "" && opp.ID == who.User.ID
+	if opp.ID == "" && opp.Name != "" {
+		self = strings.EqualFold(opp.Name, who.User.Name) || opp.Name == who.User.ID
+	}
+	if self {
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgDuelSelf)}
 	}
 	v, err := d.svc.Challenge(ctx, who, session.ChallengeRequest{
-		Rules: args.Rules, Opponent: session.User{Name: args.Opponent}, Side: args.Side,
+		Rules: args.Rules, Opponent: opp, Side: args.Side,
 	})
 	if err != nil {
 		return d.refuse(lang, v, err, true)

@@ -192,3 +192,27 @@ func TestBarePlayUsesChatDefaults(t *testing.T) {
 		t.Fatalf("/play ttt: %+v", r)
 	}
 }
+
+func TestDuelAddressedByIDIgnoresNames(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	args := DefaultDuel()
+	if r := d.Duel(ctx, req("alice"), args, session.User{ID: "id-alice", Name: "someone"}); r.Game != nil || r.Text != render.T(render.English, render.MsgDuelSelf) {
+		t.Fatalf("alice duels her own id: %+v", r)
+	}
+	// The member is named "Bob B." in the challenge; whoever answers is
+	// matched by id, whatever their name.
+	r := d.Duel(ctx, req("alice"), args, session.User{ID: "id-bob", Name: "Bob B."})
+	if r.Game == nil || r.Game.Status() != session.Open || r.Game.Seat(r.Game.Challenger().Opponent()).User.ID != "id-bob" {
+		t.Fatalf("/duel by id: %+v", r)
+	}
+	impostor := req("carol")
+	impostor.User.Name = "Bob B."
+	if got := tapAction(t, d, impostor, *r.Game, render.Accept); got.Notice != "This challenge is not for you." {
+		t.Fatalf("carol named like bob accepts: %+v", got)
+	}
+	bob := req("bob")
+	bob.User.Name = "bobby"
+	if got := tapAction(t, d, bob, *r.Game, render.Accept); got.Game == nil || got.Game.Status() != session.Running || got.Game.SideOf("id-bob") == 0 {
+		t.Fatalf("bob accepts: %+v", got)
+	}
+}

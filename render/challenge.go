@@ -27,7 +27,8 @@ func Message(v session.View, l Lang, layout Layout, window *engine.Point) (strin
 	if v.Status() == session.Expired && v.Winner() != engine.Empty {
 		r := v.Rules()
 		name := func(s engine.Stone) string { return Stone(r, s) + " " + SeatName(v.Seat(s), l) }
-		text += " " + T(l, MsgOutOfTime, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
+		// Status has said who wins.
+		text += " " + T(l, MsgOutOfTime, name(v.Winner().Opponent()))
 	}
 	return text, kb
 }

@@ -61,7 +61,7 @@ func TestChallengeMessages(t *testing.T) {
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
 	text, kb := Message(e, English, TelegramLayout, nil)
-	if !strings.Contains(text, "❌ alice ran out of time. ⭕ bob wins!") || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+	if !strings.Contains(text, "The game expired. ⭕ bob wins! ❌ alice ran out of time.") || strings.Count(text, "wins") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
 		t.Errorf("expired duel: %q", text)
 	}
 }

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -252,16 +253,15 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	})
 	answered := deferred
 	if r.Game != nil {
-		content, comps := board(*r.Game, r.Lang, r.Text, r.Window)
+		p := b.post(*r.Game, r.Lang, r.Text, r.Window)
 		switch r.Edit {
 		case i.Message.ID:
 			var err error
 			if deferred {
-				_, err = b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+				_, err = b.s.InteractionResponseEdit(i, p.webhookEdit())
 			} else {
 				err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
-					Type: discordgo.InteractionResponseUpdateMessage,
-					Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+					Type: discordgo.InteractionResponseUpdateMessage, Data: p.responseData(true),
 				})
 			}
 			if err != nil {
@@ -273,7 +273,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 				b.ack(i)
 				answered = true
 			}
-			m, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: content, Components: comps, AllowedMentions: noMentions()})
+			m, err := b.s.FollowupMessageCreate(i, true, p.webhookParams())
 			if err != nil {
 				b.logErr("post the board", i, err)
 				break
@@ -282,7 +282,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 				b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
 			}
 		default:
-			b.editBoard(ctx, i, r.Edit, content, comps)
+			b.editBoard(ctx, i, r.Edit, p)
 		}
 	}
 	note := r.Notice
@@ -344,17 +344,22 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		}
 	default:
 		text, opponent := commandText(data)
-		if opponent != "" && data.Resolved != nil {
-			if u := data.Resolved.Users[opponent]; u != nil && u.Bot {
-				b.ephemeral(i, false, noteBotOpponent.text(lang))
-				return
-			}
-		}
-		if cmd, err := adapters.ParseCommand(text, ""); err == nil && cmd.Name == adapters.CmdPlay {
+		cmd, err := adapters.ParseCommand(text, "")
+		if err == nil && cmd.Name == adapters.CmdPlay {
 			p := cmd.Play
 			slow = p.Level == engine.Hard && p.Rules.Cells() > 16 && p.Side != session.First
 		}
 		work = func() adapters.Reply { return b.d.Command(ctx, req, text) }
+		if opponent != "" {
+			u := resolvedUser(data, opponent)
+			if u.Bot {
+				b.ephemeral(i, false, noteBotOpponent.text(b.lang(ctx, req)))
+				return
+			}
+			if err == nil && cmd.Name == adapters.CmdDuel {
+				work = func() adapters.Reply { return b.d.Duel(ctx, req, cmd.Duel, u.User) }
+			}
+		}
 	}
 	r, deferred := b.await(i, slow, discordgo.InteractionResponseDeferredChannelMessageWithSource, failed, work)
 	if r.Game == nil {
@@ -365,8 +370,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		b.ephemeral(i, deferred, text)
 		return
 	}
-	content, comps := board(*r.Game, r.Lang, "", r.Window)
-	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, content, comps) {
+	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.Window)) {
 		note := r.Text
 		if note == "" {
 			note = render.Status(*r.Game, r.Lang)
@@ -374,15 +378,14 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		b.ephemeral(i, deferred, note)
 		return
 	}
-	content, comps = board(*r.Game, r.Lang, r.Text, r.Window)
+	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
 	var m *discordgo.Message
 	var err error
 	if deferred {
-		m, err = b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+		m, err = b.s.InteractionResponseEdit(i, p.webhookEdit())
 	} else {
 		err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
-			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+			Type: discordgo.InteractionResponseChannelMessageWithSource, Data: p.responseData(false),
 		})
 		if err == nil {
 			m, err = b.s.InteractionResponse(i)
@@ -402,17 +405,52 @@ func (b *Bot) actor(req adapters.Request) session.Actor {
 	return session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
 }
 
-// editBoard edits the board message id in the interaction's channel and
-// reports whether it succeeded.
-func (b *Bot) editBoard(ctx context.Context, i *discordgo.Interaction, id, content string, comps []discordgo.MessageComponent) bool {
-	_, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		Channel: i.ChannelID, ID: id, Content: &content, Components: &comps, AllowedMentions: noMentions(),
-	})
-	if err != nil {
+// editBoard edits the board message id in the interaction's channel to
+// show p, and reports whether it succeeded.
+func (b *Bot) editBoard(ctx context.Context, i *discordgo.Interaction, id string, p post) bool {
+	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(i.ChannelID, id), discordgo.WithContext(ctx)); err != nil {
 		b.logErr("edit the board", i, err)
 		return false
 	}
 	return true
+}
+
+// expireTimeout bounds the edit of an expired game's message.
+const expireTimeout = time.Minute
+
+// Expired shows the final state of a game or challenge that the
+// session's sweeper ended, by editing its message: it is the Discord
+// platform's session.Config.OnExpire. Games of other platforms, and games
+// whose message is unknown, are left alone; so is everything once Run has
+// returned. Errors are logged. It is safe to call from any goroutine.
+func (b *Bot) Expired(v session.View) {
+	if v.Platform() != Platform || v.Message() == "" {
+		return
+	}
+	base, ok := b.begin()
+	if !ok {
+		return
+	}
+	defer b.inFlight.Done()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), expireTimeout)
+	defer cancel()
+	r := b.d.Expired(ctx, v)
+	if r.Game == nil || r.Edit == "" {
+		return
+	}
+	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(v.Chat(), r.Edit), discordgo.WithContext(ctx)); err != nil {
+		b.log.Error("discord: show the expired game", "game", v.ID(), "err", b.redact(err, nil).Error())
+	}
+}
+
+// lang returns the language to answer a request in when the dispatcher
+// does not: the user's /lang setting, else the client's locale.
+func (b *Bot) lang(ctx context.Context, req adapters.Request) render.Lang {
+	if l, err := b.svc.Lang(ctx, b.actor(req)); err == nil && l != "" {
+		return render.LangOf(l)
+	}
+	return render.LangOf(req.Locale)
 }
 
 // ack answers a tap without changing its message.
@@ -448,23 +486,107 @@ func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
 	}
 }
 
-// board returns the text and buttons of a game's message, with an
-// optional line above the board; window, when set, is the top-left cell
-// of the part of a large board the buttons show.
-func board(v session.View, l render.Lang, above string, window *engine.Point) (string, []discordgo.MessageComponent) {
-	content := render.Text(v, l)
+// pictureName is the file name of a board's picture attachment.
+const pictureName = "board.png"
+
+// post is a message showing a game or a challenge.
+type post struct {
+	content string
+	comps   []discordgo.MessageComponent
+	// picture is a PNG of the whole board, attached when the buttons show
+	// only part of it; nil for none.
+	picture []byte
+	// mention is the user the message pings: the member an open challenge
+	// is addressed to; empty for none.
+	mention string
+}
+
+// post returns the message showing v in language l (render.Message), with
+// an optional line above it; window, when set, is the top-left cell of
+// the part of a large board the buttons show.
+func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.Point) post {
+	text, kb := render.Message(v, l, render.DiscordLayout, window)
 	if above != "" {
-		content = above + "\n\n" + content
+		text = above + "\n\n" + text
 	}
-	kb := render.BoardKeyboard(v, l, render.DiscordLayout, window)
 	comps, trimmed := components(kb)
 	if (trimmed || kb.Partial) && v.Status() == session.Running {
-		content += "\n" + noteTypeMoves.text(l)
+		text += "\n" + noteTypeMoves.text(l)
 	}
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	return clip(content), comps
+	p := post{comps: comps}
+	if render.IsChallenge(v) && v.Status() == session.Open {
+		if to := v.Seat(v.Challenger().Opponent()).User; to.ID != "" {
+			p.mention = to.ID
+			text = "<@" + to.ID + "> " + text
+		}
+	}
+	p.content = clip(text)
+	if kb.Partial {
+		pic, err := render.Picture(v)
+		if err != nil {
+			b.log.Error("discord: draw the board", "game", v.ID(), "err", err)
+		}
+		p.picture = pic
+	}
+	return p
+}
+
+// files returns the message's attachments to upload.
+func (p post) files() []*discordgo.File {
+	if p.picture == nil {
+		return nil
+	}
+	return []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(p.picture)}}
+}
+
+// mentions returns whom the message may ping: the challenged member, or
+// nobody (a nickname "@everyone" in a board pings no one).
+func (p post) mentions() *discordgo.MessageAllowedMentions {
+	if p.mention == "" {
+		return noMentions()
+	}
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{p.mention}}
+}
+
+// replaced returns the attachments of an edited message to keep: none,
+// so that the picture uploaded with the edit, if any, replaces the old
+// one (API v9: uploaded files are added to the kept attachments).
+func replaced() *[]*discordgo.MessageAttachment {
+	return &[]*discordgo.MessageAttachment{}
+}
+
+// responseData returns the message as an interaction response's data;
+// edit says that it updates the tapped message.
+func (p post) responseData(edit bool) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: p.content, Components: p.comps, AllowedMentions: p.mentions(), Files: p.files()}
+	if edit {
+		d.Attachments = replaced()
+	}
+	return d
+}
+
+// webhookEdit returns the message as an edit of an interaction's
+// response.
+func (p post) webhookEdit() *discordgo.WebhookEdit {
+	comps := p.comps
+	return &discordgo.WebhookEdit{Content: &p.content, Components: &comps, AllowedMentions: p.mentions(), Files: p.files(), Attachments: replaced()}
+}
+
+// webhookParams returns the message as a follow-up.
+func (p post) webhookParams() *discordgo.WebhookParams {
+	return &discordgo.WebhookParams{Content: p.content, Components: p.comps, AllowedMentions: p.mentions(), Files: p.files()}
+}
+
+// messageEdit returns the message as an edit of message id in channel.
+func (p post) messageEdit(channel, id string) *discordgo.MessageEdit {
+	comps := p.comps
+	return &discordgo.MessageEdit{
+		Channel: channel, ID: id, Content: &p.content, Components: &comps,
+		AllowedMentions: p.mentions(), Files: p.files(), Attachments: replaced(),
+	}
 }
 
 // clip cuts text to Discord's message length.

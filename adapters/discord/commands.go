@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -90,7 +91,8 @@ func Commands() []*discordgo.ApplicationCommand {
 
 // commandText turns a slash command into the text of the shared command
 // grammar, such as "/play hard gomoku second". A /play naming an opponent
-// becomes "/duel @<id> …", a challenge; opponent is that user's id.
+// becomes "/duel …", a challenge, and opponent is that user's id: the
+// challenge is addressed by id (Dispatcher.Duel), not by a typed name.
 func commandText(data discordgo.ApplicationCommandInteractionData) (text, opponent string) {
 	opts := make(map[string]*discordgo.ApplicationCommandInteractionDataOption)
 	for _, o := range data.Options {
@@ -110,7 +112,7 @@ func commandText(data discordgo.ApplicationCommandInteractionData) (text, oppone
 		if o, ok := opts[optOpponent]; ok {
 			if id, ok := o.Value.(string); ok && id != "" {
 				opponent = id
-				words = []string{"/duel", "@" + id}
+				words = []string{"/duel"}
 			}
 		}
 		for _, name := range []string{optLevel, optGame, optSide} {
@@ -145,4 +147,31 @@ func (n note) text(l render.Lang) string {
 		return s
 	}
 	return notes[n][render.English]
+}
+
+// member is a user an option names, as the interaction resolved it.
+type member struct {
+	session.User
+	Bot bool
+}
+
+// resolvedUser returns the user with the id that a command's user option
+// names: their server nickname, else global name, else username, from the
+// interaction's resolved data. A user missing from it has just the id.
+func resolvedUser(data discordgo.ApplicationCommandInteractionData, id string) member {
+	m := member{User: session.User{ID: id}}
+	if data.Resolved == nil {
+		return m
+	}
+	if u := data.Resolved.Users[id]; u != nil {
+		m.Bot = u.Bot
+		m.Name = u.GlobalName
+		if m.Name == "" {
+			m.Name = u.Username
+		}
+	}
+	if mem := data.Resolved.Members[id]; mem != nil && mem.Nick != "" {
+		m.Name = mem.Nick
+	}
+	return m
 }

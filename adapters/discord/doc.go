@@ -10,9 +10,14 @@
 // Config.DeferAfter) the interaction is deferred first and the message
 // edited once the move is committed.
 //
-// A message holds at most 5 rows of 5 buttons, so boards up to 4×4 are
-// shown whole with a control row; for larger keyboards the cell rows are
-// left out and moves are typed with /move.
+// Messages are render.Message in render.DiscordLayout: a game's board or
+// a duel challenge (/play with an opponent, addressed to that member's
+// id) with its Accept, Decline and Cancel buttons. A message holds at
+// most 5 rows of 5 buttons, so boards up to 4×4 are shown whole with a
+// control row; larger boards show a window of cells with arrows, take
+// typed moves with /move, and carry render.Picture as a PNG attachment
+// that every update of the message replaces. Bot.Expired edits the
+// message of a game the session's sweeper ended.
 //
 // SetAPIBase changes discordgo's endpoint variables, which are
 // process-global: call it before New, and in tests point every Bot of a

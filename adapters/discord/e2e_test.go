@@ -325,6 +325,10 @@ func TestSlowHardMoveIsDeferredThenEdited(t *testing.T) {
 	if m.Edits != 1 || strings.Count(m.Content, "⭕")+strings.Count(m.Content, "🅾️") != 3 {
 		t.Errorf("board after the deferred move:\n%s", m.Content)
 	}
+	five, _ := engine.Preset("5x5")
+	if a := picture(t, m, five); a.ID == board.Attachments[0].ID {
+		t.Error("the deferred move kept the old picture")
+	}
 }
 
 func TestTapStillRunningAtTheDeadlineIsDeferred(t *testing.T) {
@@ -505,6 +509,8 @@ func TestSlowFirstMoveOfTheAIIsDeferredThenPosted(t *testing.T) {
 	if board.Loading || board.Ephemeral || board.Deleted || !strings.Contains(board.Content, "⚫") {
 		t.Fatalf("board after the deferred start: %+v", board)
 	}
+	seven, _ := engine.Preset("7x7")
+	picture(t, board, seven)
 	// The posted board is bound to the game: the next move edits it.
 	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, nextCellOf(t, h, "c")))
 	if m := h.message(board.ID); m.Edits != 2 {

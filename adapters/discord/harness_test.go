@@ -42,6 +42,7 @@ type harness struct {
 
 	store  *session.BoltStore
 	svc    *session.Service
+	bot    *Bot
 	cancel context.CancelFunc
 	done   chan error
 
@@ -53,6 +54,22 @@ type harness struct {
 	// interaction is deferred by the clock unless a test says so.
 	fire chan time.Time
 	seed uint64
+	// now is the session's clock; it moves only when a test advances it.
+	now time.Time
+}
+
+// clock returns the session's time.
+func (h *harness) clock() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now
+}
+
+// advance moves the session's clock forward by d.
+func (h *harness) advance(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.now = h.now.Add(d)
 }
 
 // syncBuffer is a bytes.Buffer for concurrent writers.
@@ -77,7 +94,7 @@ func (s *syncBuffer) String() string {
 // changes the bot's config first.
 func newHarness(t testing.TB, edit func(*Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), handled: make(map[string]chan struct{})}
+	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), handled: make(map[string]chan struct{}), now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
 	h.fake = discordtest.New(discordtest.Options{Token: testToken})
 	if err := SetAPIBase(h.fake.URL); err != nil {
 		t.Fatal(err)
@@ -154,11 +171,15 @@ func (h *harness) boot() {
 	h.svc = session.New(store, &session.Config{
 		NewSeed:   func() uint64 { h.mu.Lock(); defer h.mu.Unlock(); h.seed++; return h.seed },
 		NewPlayer: h.newPlayer,
+		Now:       h.clock,
+		// Sweep runs on the test's goroutine, after boot set h.bot.
+		OnExpire: func(v session.View) { h.bot.Expired(v) },
 	})
 	bot, err := New(h.svc, h.cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.bot = bot
 	registered := h.countCalls("PUT", "/commands")
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan error, 1)

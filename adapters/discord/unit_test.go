@@ -2,7 +2,9 @@ package discord
 
 import (
 	"errors"
+	"log/slog"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -185,7 +187,7 @@ func TestCommandText(t *testing.T) {
 		{discordgo.ApplicationCommandInteractionData{Name: cmdPlay, Options: []*discordgo.ApplicationCommandInteractionDataOption{
 			str(optSide, "second"), str(optGame, "gomoku"), str(optLevel, "hard")}}, "/play hard gomoku second", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdPlay, Options: []*discordgo.ApplicationCommandInteractionDataOption{
-			str(optGame, "7x7"), user}}, "/duel @42 7x7", "42"},
+			str(optGame, "7x7"), user}}, "/duel 7x7", "42"},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdLang, Options: []*discordgo.ApplicationCommandInteractionDataOption{str(optLanguage, "zh")}}, "/lang zh", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdResign}, "/resign", ""},
 		{discordgo.ApplicationCommandInteractionData{Name: cmdTop}, "/top", ""},
@@ -228,5 +230,62 @@ func TestRedactKeepsTokensOutAndUnwraps(t *testing.T) {
 	err := b.redact(base, &discordgo.Interaction{Token: "int-secret"})
 	if strings.Contains(err.Error(), "secret") || !errors.Is(err, base) {
 		t.Fatalf("redacted %q, unwraps %v", err, errors.Is(err, base))
+	}
+}
+
+func TestLargestBoardMessagesFitDiscord(t *testing.T) {
+	svc := session.New(mustStore(t), nil)
+	long := strings.Repeat("名", 40)
+	for _, game := range []string{"gomoku19", "gomoku", "7x7"} {
+		r, _ := engine.Preset(game)
+		v, err := svc.Start(t.Context(), session.Actor{Platform: Platform, Chat: game, User: session.User{ID: "1", Name: long}}, session.StartRequest{Rules: r, Level: engine.Easy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &Bot{svc: svc, log: slog.New(slog.DiscardHandler)}
+		for _, l := range []render.Lang{render.English, render.Chinese} {
+			p := b.post(v, l, render.T(l, render.MsgAlreadyPlaying), nil)
+			if n := utf8.RuneCountInString(p.content); n > maxContentLen || strings.HasSuffix(p.content, "…") {
+				t.Errorf("%s in %s: %d characters, clipped %v", game, l, n, strings.HasSuffix(p.content, "…"))
+			}
+			if !strings.Contains(p.content, render.Status(v, l)) || len(p.picture) == 0 || len(p.files()) != 1 {
+				t.Errorf("%s in %s: no status line or no picture", game, l)
+			}
+		}
+	}
+}
+
+// mustStore opens a bbolt store in a temporary directory.
+func mustStore(t *testing.T) *session.BoltStore {
+	t.Helper()
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestResolvedUserPrefersNickThenGlobalName(t *testing.T) {
+	data := discordgo.ApplicationCommandInteractionData{Resolved: &discordgo.ApplicationCommandInteractionDataResolved{
+		Users: map[string]*discordgo.User{
+			"1": {ID: "1", Username: "bob_b", GlobalName: "Bob"},
+			"2": {ID: "2", Username: "carol_c"},
+			"3": {ID: "3", Username: "helper", Bot: true},
+		},
+		Members: map[string]*discordgo.Member{"1": {Nick: "Bobby"}},
+	}}
+	for id, want := range map[string]member{
+		"1": {User: session.User{ID: "1", Name: "Bobby"}},
+		"2": {User: session.User{ID: "2", Name: "carol_c"}},
+		"3": {User: session.User{ID: "3", Name: "helper"}, Bot: true},
+		"4": {User: session.User{ID: "4"}},
+	} {
+		if got := resolvedUser(data, id); got != want {
+			t.Errorf("resolvedUser(%s) = %+v, want %+v", id, got, want)
+		}
+	}
+	if got := resolvedUser(discordgo.ApplicationCommandInteractionData{}, "5"); got != (member{User: session.User{ID: "5"}}) {
+		t.Errorf("without resolved data: %+v", got)
 	}
 }

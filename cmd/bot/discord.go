@@ -7,9 +7,11 @@ import (
 	"github.com/boardbot/boardbot/session"
 )
 
-// discordServer returns the Discord bot of the configuration. A
-// discord.api_base changes discordgo's process-global endpoints.
-func discordServer(cfg Config, svc *session.Service, log *slog.Logger) (server, error) {
+// discordServer returns the Discord bot of the configuration, and sets
+// its entry of onExpire, so that games the sweeper ends show it on their
+// messages. A discord.api_base changes discordgo's process-global
+// endpoints.
+func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View)) (server, error) {
 	if cfg.Discord.APIBase != "" {
 		if err := discord.SetAPIBase(cfg.Discord.APIBase); err != nil {
 			return nil, err
@@ -24,6 +26,7 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger) (server, 
 	if err != nil {
 		return nil, err
 	}
+	onExpire[discord.Platform] = bot.Expired
 	log.Info("serving Discord", "guild", cfg.Discord.GuildID)
 	return bot.Run, nil
 }

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/boardbot/boardbot/adapters/discord"
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
 )
 
 func TestRunServesDiscord(t *testing.T) {
@@ -52,5 +56,70 @@ func TestRunServesDiscord(t *testing.T) {
 	}
 	if all := out.String() + errOut.String(); strings.Contains(all, "fake-discord-token") {
 		t.Fatalf("token printed:\n%s", all)
+	}
+}
+
+func TestDiscordServerShowsExpiredGames(t *testing.T) {
+	const token = "MTAz.fake-discord-token.never-print"
+	fake := discordtest.New(discordtest.Options{Token: token})
+	defer fake.Close()
+	defer discord.SetAPIBase(discord.DefaultAPIBase)
+	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	// As run wires it: the sweeper's reports go to the platform's entry.
+	onExpire := map[session.Platform]func(session.View){}
+	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
+	var cfg Config
+	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
+	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onExpire[discord.Platform] == nil {
+		t.Fatal("no onExpire entry for Discord")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	if err := fake.WaitFor(20*time.Second, "commands", func() bool { return len(fake.Commands("")) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	id, err := fake.Command(discordtest.User{ID: "1", Name: "ann"}, "c", "play")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.WaitFor(20*time.Second, "the board", func() bool { return fake.Response(id).Type == 4 }); err != nil {
+		t.Fatal(err)
+	}
+	// The bot binds the board to the game after posting it; bind it here
+	// too (the same message), so that the sweep surely sees it.
+	v, err := svc.Running(ctx, session.Actor{Platform: discord.Platform, Chat: "c", User: session.User{ID: "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.BindMessage(ctx, v.ID(), fake.Response(id).Original); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	now = now.Add(session.DefaultIdleAI)
+	mu.Unlock()
+	if n, err := svc.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("sweep ended %d: %v", n, err)
+	}
+	m, _ := fake.Message(fake.Response(id).Original)
+	if m.Edits != 1 || !strings.Contains(m.Content, render.T(render.English, render.MsgExpired)) {
+		t.Errorf("board after the sweep: %+v", m)
 	}
 }

@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Discord.Token != "" {
-		s, err := discordServer(cfg, svc, log)
+		s, err := discordServer(cfg, svc, log, onExpire)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,10 @@
 // from the last update; it enforces Discord's limits on messages (5 rows
 // of 5 buttons, unique custom_ids of at most 100 characters, 2000
 // characters of text) and answers a second callback to one interaction
-// with Discord's error. It records every REST call, can answer 429 with
+// with Discord's error. Messages take files as Discord does, in
+// multipart/form-data bodies (payload_json and files[n]); an edit keeps
+// the attachments its "attachments" field names (all when it names none)
+// and adds the files it uploads, as in API v9. It records every REST call, can answer 429 with
 // retry_after (RateLimit), and can drop the gateway connection to test
 // resuming (DropConnection).
 //

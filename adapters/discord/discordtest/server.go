@@ -1,11 +1,14 @@
 package discordtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -32,6 +35,12 @@ const (
 	maxButtons  = 5
 	maxCustomID = 100
 	maxLabel    = 80
+	// maxFiles is the most attachments on a message, and maxFileSize the
+	// largest file a bot may upload without a boosted server.
+	maxFiles    = 10
+	maxFileSize = 10 << 20
+	// maxBody bounds a request body the server reads.
+	maxBody = maxFiles*maxFileSize + 1<<20
 )
 
 // apiPrefix is where the REST API lives under the server's URL, followed
@@ -104,10 +113,21 @@ type Call struct {
 	Method string
 	// Path is the request path below /api/v<version>/, such as
 	// "channels/1/messages".
-	Path   string
-	Query  string
-	Body   string
+	Path  string
+	Query string
+	// Body is the JSON body; for a multipart request, its payload_json.
+	Body string
+	// Files are the names of the files a multipart request uploaded.
+	Files  []string
 	Status int
+}
+
+// Attachment is a file attached to a message.
+type Attachment struct {
+	ID          string
+	Filename    string
+	ContentType string
+	Data        []byte
 }
 
 // Button is a button of a message.
@@ -124,6 +144,8 @@ type Message struct {
 	ChannelID string
 	Content   string
 	Rows      [][]Button
+	// Attachments are the message's files, in order.
+	Attachments []Attachment
 	// Ephemeral messages are seen only by VisibleTo.
 	Ephemeral bool
 	VisibleTo string
@@ -270,6 +292,7 @@ func (s *Server) RateLimit(method, prefix string, n int, retryAfter float64) {
 // copy returns a deep copy of m.
 func (m *Message) copy() Message {
 	c := *m
+	c.Attachments = append([]Attachment(nil), m.Attachments...)
 	c.Rows = make([][]Button, len(m.Rows))
 	for i, r := range m.Rows {
 		c.Rows[i] = append([]Button(nil), r...)
@@ -295,7 +318,7 @@ const (
 
 // serveREST answers a REST request and records it.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	body, files, err := readBody(r)
 	path := strings.TrimPrefix(r.URL.Path, apiPrefix)
 	if v, rest, ok := strings.Cut(path, "/"); ok && strings.HasPrefix(v, "v") {
 		path = rest
@@ -303,7 +326,16 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	call := Call{Method: r.Method, Path: path, Query: r.URL.RawQuery, Body: string(body)}
-	status, out := s.route(r, path, body, w.Header())
+	for _, f := range files {
+		call.Files = append(call.Files, f.Filename)
+	}
+	var status int
+	var out any
+	if err != nil {
+		status, out = 400, apiError{codeInvalidBody, "Invalid Form Body: " + err.Error()}
+	} else {
+		status, out = s.route(r, path, request{body, files}, w.Header())
+	}
 	call.Status = status
 	s.calls = append(s.calls, call)
 	s.bump()
@@ -316,9 +348,79 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(out)
 }
 
+// request is the body of a REST request: JSON, and the files a
+// multipart request uploaded.
+type request struct {
+	json  []byte
+	files []Attachment
+}
+
+// readBody reads a request's JSON body, or, for multipart/form-data as
+// Discord takes it with uploads, the JSON of its payload_json part and the
+// files of its files[n] parts, in order of n.
+func readBody(r *http.Request) ([]byte, []Attachment, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return nil, nil, err
+	}
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		return body, nil, nil
+	}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	var payload []byte
+	byIndex := map[int]Attachment{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("multipart: %v", err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, fmt.Errorf("multipart: %v", err)
+		}
+		name := part.FormName()
+		switch {
+		case name == "payload_json":
+			payload = data
+		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
+			n, err := strconv.Atoi(name[len("files[") : len(name)-1])
+			if err != nil || n < 0 || n >= maxFiles || part.FileName() == "" {
+				return nil, nil, fmt.Errorf("multipart: part %q (file name %q)", name, part.FileName())
+			}
+			if _, dup := byIndex[n]; dup {
+				return nil, nil, fmt.Errorf("multipart: %s twice", name)
+			}
+			if len(data) > maxFileSize {
+				return nil, nil, fmt.Errorf("%s: %d bytes, at most %d", name, len(data), maxFileSize)
+			}
+			byIndex[n] = Attachment{Filename: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: data}
+		default:
+			return nil, nil, fmt.Errorf("multipart: unexpected part %q", name)
+		}
+	}
+	if payload == nil {
+		return nil, nil, errors.New("multipart: no payload_json")
+	}
+	idx := make([]int, 0, len(byIndex))
+	for n := range byIndex {
+		idx = append(idx, n)
+	}
+	slices.Sort(idx)
+	files := make([]Attachment, 0, len(idx))
+	for _, n := range idx {
+		files = append(files, byIndex[n])
+	}
+	return payload, files, nil
+}
+
 // route dispatches a REST request; s.mu is held. It returns the status
 // and the JSON to answer, nil for none.
-func (s *Server) route(r *http.Request, path string, body []byte, h http.Header) (int, any) {
+func (s *Server) route(r *http.Request, path string, req request, h http.Header) (int, any) {
+	body := req.json
 	for _, l := range s.limits {
 		if l.n > 0 && l.method == r.Method && strings.HasPrefix(path, l.prefix) {
 			l.n--
@@ -348,11 +450,11 @@ func (s *Server) route(r *http.Request, path string, body []byte, h http.Header)
 	case r.Method == "PUT" && len(p) == 5 && p[0] == "applications" && p[2] == "guilds" && p[4] == "commands":
 		return s.overwriteCommands(p[1], p[3], body)
 	case r.Method == "POST" && len(p) == 4 && p[0] == "interactions" && p[3] == "callback":
-		return s.callback(p[1], p[2], body)
+		return s.callback(p[1], p[2], req)
 	case len(p) >= 3 && p[0] == "webhooks":
-		return s.webhook(r.Method, p[1], p[2], p[3:], r.URL.Query().Get("wait") == "true", body)
+		return s.webhook(r.Method, p[1], p[2], p[3:], r.URL.Query().Get("wait") == "true", req)
 	case len(p) == 3 && p[0] == "channels" && p[2] == "messages" && r.Method == "POST":
-		m, err := s.create(p[1], body, "", "")
+		m, err := s.create(p[1], req, "", "")
 		if err != nil {
 			return 400, apiError{codeInvalidBody, err.Error()}
 		}
@@ -366,7 +468,7 @@ func (s *Server) route(r *http.Request, path string, body []byte, h http.Header)
 		case "GET":
 			return 200, s.messageJSON(m)
 		case "PATCH":
-			if err := s.edit(m, body); err != nil {
+			if err := s.edit(m, req); err != nil {
 				return 400, apiError{codeInvalidBody, err.Error()}
 			}
 			return 200, s.messageJSON(m)
@@ -405,6 +507,12 @@ type messageData struct {
 	Content    *string          `json:"content"`
 	Components *[]componentJSON `json:"components"`
 	Flags      *int             `json:"flags"`
+	// Attachments, on an edit, are the attachments to keep by id; the
+	// files uploaded with the edit are added to them (API v9). Absent, the
+	// message keeps all of its attachments.
+	Attachments *[]struct {
+		ID json.RawMessage `json:"id"`
+	} `json:"attachments"`
 }
 
 // componentJSON is an action row or a button on the wire.
@@ -455,11 +563,15 @@ func rows(comps []componentJSON) ([][]Button, error) {
 	return out, nil
 }
 
-// apply sets a message's parts from a body, after checking all of it.
-func (s *Server) apply(m *Message, body []byte) error {
+// apply sets a message's parts from a request, after checking all of it.
+func (s *Server) apply(m *Message, req request) error {
 	var d messageData
-	if err := json.Unmarshal(body, &d); err != nil {
+	if err := json.Unmarshal(req.json, &d); err != nil {
 		return fmt.Errorf("Invalid Form Body: %v", err)
+	}
+	atts, err := s.attachments(m, d, req.files)
+	if err != nil {
+		return err
 	}
 	if d.Content != nil && utf8.RuneCountInString(*d.Content) > maxContent {
 		return fmt.Errorf("content: %d characters, at most %d", utf8.RuneCountInString(*d.Content), maxContent)
@@ -477,16 +589,50 @@ func (s *Server) apply(m *Message, body []byte) error {
 	if d.Components != nil {
 		m.Rows = rs
 	}
+	m.Attachments = atts
 	if d.Flags != nil && *d.Flags&64 != 0 {
 		m.Ephemeral = true
 	}
 	return nil
 }
 
-// create stores a new message from a body.
-func (s *Server) create(channel string, body []byte, interactionID, user string) (*Message, error) {
+// attachments returns a message's attachments after a create or edit
+// with d and the uploaded files: the kept ones (all when d names none),
+// then the uploads, each with a fresh id.
+func (s *Server) attachments(m *Message, d messageData, files []Attachment) ([]Attachment, error) {
+	keep := m.Attachments
+	if d.Attachments != nil {
+		keep = nil
+		for i, a := range *d.Attachments {
+			var id string
+			if json.Unmarshal(a.ID, &id) != nil {
+				id = string(a.ID) // a number: the index of an upload
+			}
+			if n, err := strconv.Atoi(id); err == nil && n >= 0 && n < len(files) {
+				continue // names an upload, which is added below
+			}
+			k := slices.IndexFunc(m.Attachments, func(a Attachment) bool { return a.ID == id })
+			if k < 0 {
+				return nil, fmt.Errorf("attachments[%d]: unknown attachment %s", i, id)
+			}
+			keep = append(keep, m.Attachments[k])
+		}
+	}
+	out := append([]Attachment(nil), keep...)
+	for _, f := range files {
+		f.ID = s.newID()
+		out = append(out, f)
+	}
+	if len(out) > maxFiles {
+		return nil, fmt.Errorf("attachments: %d, at most %d", len(out), maxFiles)
+	}
+	return out, nil
+}
+
+// create stores a new message from a request.
+func (s *Server) create(channel string, req request, interactionID, user string) (*Message, error) {
 	m := &Message{ChannelID: channel, Interaction: interactionID}
-	if err := s.apply(m, body); err != nil {
+	if err := s.apply(m, req); err != nil {
 		return nil, err
 	}
 	if m.Ephemeral {
@@ -495,7 +641,7 @@ func (s *Server) create(channel string, body []byte, interactionID, user string)
 		}
 		m.VisibleTo = user
 	}
-	if m.Content == "" && len(m.Rows) == 0 {
+	if m.Content == "" && len(m.Rows) == 0 && len(m.Attachments) == 0 {
 		return nil, errors.New("Cannot send an empty message")
 	}
 	m.ID = s.newID()
@@ -504,10 +650,10 @@ func (s *Server) create(channel string, body []byte, interactionID, user string)
 	return m, nil
 }
 
-// edit changes a message from a body.
-func (s *Server) edit(m *Message, body []byte) error {
+// edit changes a message from a request.
+func (s *Server) edit(m *Message, req request) error {
 	c := m.copy()
-	if err := s.apply(&c, body); err != nil {
+	if err := s.apply(&c, req); err != nil {
 		return err
 	}
 	c.Ephemeral, c.Loading = m.Ephemeral, false
@@ -517,7 +663,7 @@ func (s *Server) edit(m *Message, body []byte) error {
 }
 
 // callback answers POST /interactions/{id}/{token}/callback.
-func (s *Server) callback(id, token string, body []byte) (int, any) {
+func (s *Server) callback(id, token string, req request) (int, any) {
 	in, ok := s.interactions[token]
 	if !ok || in.id != id {
 		return 404, apiError{codeUnknownInteraction, "Unknown interaction"}
@@ -529,12 +675,15 @@ func (s *Server) callback(id, token string, body []byte) (int, any) {
 		Type int             `json:"type"`
 		Data json.RawMessage `json:"data"`
 	}
-	if err := json.Unmarshal(body, &resp); err != nil {
+	if err := json.Unmarshal(req.json, &resp); err != nil {
 		return 400, apiError{codeInvalidBody, "Invalid Form Body"}
 	}
-	data := []byte(resp.Data)
-	if len(data) == 0 || string(data) == "null" {
-		data = []byte("{}")
+	data := request{json: resp.Data, files: req.files}
+	if len(data.json) == 0 || string(data.json) == "null" {
+		data.json = []byte("{}")
+	}
+	if len(data.files) > 0 && resp.Type != 4 && resp.Type != 7 {
+		return 400, apiError{codeInvalidBody, fmt.Sprintf("Invalid Form Body: files with a callback of type %d", resp.Type)}
 	}
 	switch {
 	case resp.Type == 4:
@@ -546,7 +695,7 @@ func (s *Server) callback(id, token string, body []byte) (int, any) {
 	case resp.Type == 5:
 		m := &Message{ID: s.newID(), ChannelID: in.channel, Interaction: in.id, Loading: true}
 		var d messageData
-		if json.Unmarshal(data, &d) == nil && d.Flags != nil && *d.Flags&64 != 0 {
+		if json.Unmarshal(data.json, &d) == nil && d.Flags != nil && *d.Flags&64 != 0 {
 			m.Ephemeral, m.VisibleTo = true, in.user
 		}
 		s.messages[m.ID] = m
@@ -572,13 +721,13 @@ func (s *Server) callback(id, token string, body []byte) (int, any) {
 
 // webhook answers the interaction webhook routes: follow-ups and the
 // original response.
-func (s *Server) webhook(method, app, token string, rest []string, wait bool, body []byte) (int, any) {
+func (s *Server) webhook(method, app, token string, rest []string, wait bool, req request) (int, any) {
 	in, ok := s.interactions[token]
 	if app != AppID || !ok || in.resp.Type == 0 {
 		return 404, apiError{codeUnknownWebhook, "Unknown Webhook"}
 	}
 	if len(rest) == 0 && method == "POST" {
-		m, err := s.create(in.channel, body, in.id, in.user)
+		m, err := s.create(in.channel, req, in.id, in.user)
 		if err != nil {
 			return 400, apiError{codeInvalidBody, err.Error()}
 		}
@@ -603,7 +752,7 @@ func (s *Server) webhook(method, app, token string, rest []string, wait bool, bo
 	case "GET":
 		return 200, s.messageJSON(m)
 	case "PATCH":
-		if err := s.edit(m, body); err != nil {
+		if err := s.edit(m, req); err != nil {
 			return 400, apiError{codeInvalidBody, err.Error()}
 		}
 		return 200, s.messageJSON(m)
@@ -624,6 +773,12 @@ func (s *Server) messageJSON(m *Message) map[string]any {
 		}
 		comps = append(comps, row)
 	}
+	atts := []map[string]any{}
+	for _, a := range m.Attachments {
+		url := s.URL + "attachments/" + m.ChannelID + "/" + a.ID + "/" + a.Filename
+		atts = append(atts, map[string]any{"id": a.ID, "filename": a.Filename, "content_type": a.ContentType,
+			"size": len(a.Data), "url": url, "proxy_url": url})
+	}
 	flags := 0
 	if m.Ephemeral {
 		flags |= 64
@@ -632,7 +787,7 @@ func (s *Server) messageJSON(m *Message) map[string]any {
 		flags |= 128
 	}
 	return map[string]any{
-		"id": m.ID, "channel_id": m.ChannelID, "content": m.Content, "components": comps, "flags": flags,
+		"id": m.ID, "channel_id": m.ChannelID, "content": m.Content, "components": comps, "flags": flags, "attachments": atts,
 		"type": 0, "timestamp": "2026-01-01T00:00:00Z", "tts": false, "mention_everyone": false,
 		"author": map[string]any{"id": BotID, "username": "boardbot", "bot": true, "discriminator": "0"},
 	}

@@ -1,10 +1,13 @@
 package discordtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -157,5 +160,104 @@ func TestFakeEnforcesDiscordsRules(t *testing.T) {
 	}
 	if got := len(s.Calls()); got != 14 {
 		t.Errorf("%d calls recorded, want 14", got)
+	}
+}
+
+// upload makes a multipart REST request as discordgo does: payload_json,
+// then each file as files[n].
+func (c *client) upload(method, path, payload string, files ...string) (int, string) {
+	c.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="payload_json"`)
+	h.Set("Content-Type", "application/json")
+	p, _ := w.CreatePart(h)
+	io.WriteString(p, payload)
+	for i, name := range files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename=%q`, i, name))
+		h.Set("Content-Type", "image/png")
+		p, _ := w.CreatePart(h)
+		io.WriteString(p, "data of "+name)
+	}
+	w.Close()
+	req, _ := http.NewRequest(method, c.s.URL+"api/v9/"+path, &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// names returns the file names of a message's attachments.
+func names(m Message) string {
+	var ns []string
+	for _, a := range m.Attachments {
+		if string(a.Data) != "data of "+a.Filename {
+			ns = append(ns, "corrupt "+a.Filename)
+			continue
+		}
+		ns = append(ns, a.Filename)
+	}
+	return strings.Join(ns, " ")
+}
+
+func TestFakeTakesUploadsAndReplacesAttachments(t *testing.T) {
+	s := New(Options{Token: "tok"})
+	defer s.Close()
+	c := connect(t, s)
+	id, token := c.interaction()
+	cb := "interactions/" + id + "/" + token + "/callback"
+	if st, body := c.upload("POST", cb, `{"type":4,"data":{}}`, "a.png"); st != 204 {
+		t.Fatalf("callback with a file: %d %s", st, body)
+	}
+	m, _ := s.Message(s.Response(id).Original)
+	if names(m) != "a.png" || m.Attachments[0].ContentType != "image/png" {
+		t.Fatalf("attachments %+v", m.Attachments)
+	}
+	first := m.Attachments[0].ID
+	orig := "webhooks/" + AppID + "/" + token + "/messages/@original"
+	for _, step := range []struct {
+		payload string
+		files   []string
+		status  int
+		want    string
+	}{
+		// API v9: uploads add to the attachments kept, all when none are
+		// named.
+		{`{"content":"x"}`, []string{"b.png"}, 200, "a.png b.png"},
+		{`{"attachments":[{"id":"` + first + `"}]}`, []string{"c.png"}, 200, "a.png c.png"},
+		{`{"attachments":[]}`, []string{"d.png"}, 200, "d.png"},
+		// An upload named by its index, as API v10 wants, is not a kept one.
+		{`{"attachments":[{"id":0,"filename":"e.png"}]}`, []string{"e.png"}, 200, "e.png"},
+		{`{"attachments":[{"id":"99"}]}`, nil, 400, "e.png"},
+		{`{"content":"y"}`, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}, 400, "e.png"},
+	} {
+		var st int
+		var body string
+		if step.files == nil {
+			st, body, _ = c.do("PATCH", orig, "", step.payload)
+		} else {
+			st, body = c.upload("PATCH", orig, step.payload, step.files...)
+		}
+		m, _ := s.Message(m.ID)
+		if st != step.status || names(m) != step.want {
+			t.Errorf("PATCH %s %v: %d %s; attachments %q, want %d %q", step.payload, step.files, st, body, names(m), step.status, step.want)
+		}
+	}
+	if st, body, _ := c.do("GET", "channels/c/messages/"+m.ID, "Bot tok", ""); st != 200 || !strings.Contains(body, `"filename":"e.png"`) {
+		t.Errorf("GET: %d %s", st, body)
+	}
+	for name, payload := range map[string]string{"empty payload_json": "", "not JSON": "{"} {
+		if st, _ := c.upload("PATCH", orig, payload, "f.png"); st != 400 {
+			t.Errorf("%s: %d", name, st)
+		}
+	}
+	if got := s.Calls(); got[len(got)-1].Files[0] != "f.png" {
+		t.Errorf("last call %+v does not record its file", got[len(got)-1])
 	}
 }
