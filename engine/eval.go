@@ -1,0 +1,68 @@
+package engine
+
+// Threat levels of a cell for one side: what a stone there makes over its
+// four lines together, strongest last.
+const (
+	tNone    uint8 = iota
+	tThree         // an open three: the opponent must answer
+	tDouble3       // two open threes
+	tFour          // a four: the opponent must block
+	tFour3         // a four and an open three
+	tFlex          // an open four or two fours: wins next move
+	tFive          // a winning line now
+)
+
+// combo is the threat level and move-ordering value of four line patterns.
+type combo struct {
+	level uint8
+	value int32
+}
+
+// combos is indexed by the four patterns of a cell in base numPats.
+var combos = func() []combo {
+	cs := make([]combo, numPats*numPats*numPats*numPats)
+	for i := range cs {
+		var n [numPats]int
+		var v int32
+		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
+			pt := x % numPats
+			n[pt]++
+			v += patWeight[pt]
+		}
+		var l uint8
+		switch {
+		case n[patFive] > 0:
+			l = tFive
+		case n[patFourO] > 0 || n[patFour] >= 2:
+			l = tFlex
+		case n[patFour] == 1 && n[patThreeO] > 0:
+			l = tFour3
+		case n[patFour] == 1:
+			l = tFour
+		case n[patThreeO] >= 2:
+			l = tDouble3
+		case n[patThreeO] == 1:
+			l = tThree
+		}
+		cs[i] = combo{l, v + levelBonus[l]}
+	}
+	return cs
+}()
+
+// levelBonus adds to a cell's ordering value for its threat level.
+var levelBonus = [...]int32{tNone: 0, tThree: 200, tDouble3: 2000, tFour: 300, tFour3: 5000, tFlex: 20000, tFive: 100000}
+
+// Search scores: a win found n plies from the root scores winScore-n.
+const (
+	winScore = 1 << 20
+	winBound = winScore - 1000
+	infinity = winScore + 1
+)
+
+// evaluate returns the static value of the position for the side to move:
+// its line patterns minus the opponent's, weighted towards the side that
+// moves next.
+func (p *pos) evaluate() int32 {
+	me, op := p.score[p.side-1], p.score[2-p.side]
+	return (me*6 - op*5) / 4
+}
