@@ -26,33 +26,37 @@ func (p *pos) scan(buf []move) ([]move, threats) {
 	if len(p.stack) == 0 {
 		return append(buf, move{int32(p.index(p.w/2, p.h/2)), 0}), th
 	}
-	for _, c := range p.onBoard {
-		i := int(c)
-		if p.near[i] == 0 || p.cells[i] != cEmpty {
-			continue
+	x0, x1 := max(p.box[0], p.k), min(p.box[2], p.k+p.w-1)
+	y0, y1 := max(p.box[1], p.k), min(p.box[3], p.k+p.h-1)
+	for y := y0; y <= y1; y++ {
+		for i := y*p.stride + x0; i <= y*p.stride+x1; i++ {
+			if p.near[i] == 0 || p.cells[i] != cEmpty {
+				continue
+			}
+			c := int32(i)
+			ml, mv := p.level(i, me)
+			ol, ov := p.level(i, op)
+			switch ml {
+			case tFive:
+				th.myFive = c
+			case tFlex:
+				th.myFlex = c
+			}
+			if ml >= tFour {
+				th.myFours++
+			}
+			if ml >= tThree {
+				th.myThreats++
+			}
+			switch ol {
+			case tFive:
+				th.oppFive = c
+				th.oppFives++
+			case tFlex:
+				th.oppFlex = true
+			}
+			buf = append(buf, move{c, mv + ov*7/8})
 		}
-		ml, mv := p.level(i, me)
-		ol, ov := p.level(i, op)
-		switch ml {
-		case tFive:
-			th.myFive = c
-		case tFlex:
-			th.myFlex = c
-		}
-		if ml >= tFour {
-			th.myFours++
-		}
-		if ml >= tThree {
-			th.myThreats++
-		}
-		switch ol {
-		case tFive:
-			th.oppFive = c
-			th.oppFives++
-		case tFlex:
-			th.oppFlex = true
-		}
-		buf = append(buf, move{c, mv + ov*7/8})
 	}
 	return buf, th
 }

@@ -23,7 +23,11 @@ type pos struct {
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
 	stack      []int32
-	onBoard    []int32 // the board's cells, row by row
+	boxes      [][4]int    // box before each stone of stack
+	box        [4]int      // array columns and rows x0, y0, x1, y1 within two of a stone
+	combo      [2][]uint16 // [side-1][cell]: the four patterns in base numPats
+	pw         []uint64    // [off+K]: place value of the cell at offset off
+	onBoard    []int32     // the board's cells, row by row
 	nearDeltas []int
 }
 
@@ -99,14 +103,23 @@ func newPos(b *Board) *pos {
 		}
 	}
 	for s := range 2 {
+		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {
 			for d := range 4 {
 				pt := p.lookup(p.key[s][d][i])
 				p.pat[s][i][d] = pt
 				p.score[s] += patWeight[pt]
+				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
 		}
 	}
+	p.pw = make([]uint64, 2*k+1)
+	for off := -k; off <= k; off++ {
+		if off != 0 {
+			p.pw[off+k] = p.table.pow3[p.table.digit(off)]
+		}
+	}
+	p.box = [4]int{p.stride, p.stride, -1, -1}
 	p.side = cBlack
 	for _, m := range b.moves {
 		p.play(p.index(m.X, m.Y))
@@ -150,12 +163,15 @@ func (p *pos) play(i int) {
 	p.cells[i] = s
 	p.hash ^= p.zob[s-1][i]
 	p.stack = append(p.stack, int32(i))
+	p.boxes = append(p.boxes, p.box)
+	x, y := i%p.stride, i/p.stride
+	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
 		for d := range 4 {
 			p.score[si] -= patWeight[p.pat[si][i][d]]
 		}
 	}
-	p.update(i, s, 1)
+	p.update(i, s, true)
 	for _, dl := range p.nearDeltas {
 		p.near[i+dl]++
 	}
@@ -166,10 +182,12 @@ func (p *pos) play(i int) {
 func (p *pos) undo() {
 	i := int(p.stack[len(p.stack)-1])
 	p.stack = p.stack[:len(p.stack)-1]
+	p.box = p.boxes[len(p.boxes)-1]
+	p.boxes = p.boxes[:len(p.boxes)-1]
 	s := p.cells[i]
 	p.cells[i] = cEmpty
 	p.hash ^= p.zob[s-1][i]
-	p.update(i, s, -1)
+	p.update(i, s, false)
 	for si := range 2 {
 		for d := range 4 {
 			p.score[si] += patWeight[p.pat[si][i][d]]
@@ -181,48 +199,64 @@ func (p *pos) undo() {
 	p.side = s
 }
 
-// update adds (sign 1) or removes (sign -1) the stone of side s at i in the
-// keys of the cells within K on its lines, and refreshes their patterns.
-func (p *pos) update(i int, s uint8, sign int) {
-	t := p.table
-	for d, step := range p.dir {
-		for off := -p.k; off <= p.k; off++ {
-			if off == 0 {
-				continue
-			}
-			j := i - off*step // i is at offset off from j
-			if p.cells[j] == cWall {
-				continue
-			}
-			pw := t.pow3[t.digit(off)]
-			for si := range 2 {
-				delta := pw
-				if uint8(si+1) != s {
-					delta = 2 * pw
+// update adds (add) or removes the stone of side s at i in the keys of the
+// cells within K on its lines, and refreshes their patterns, combo indexes
+// and the pattern scores. It walks out from i in each direction and stops
+// at the first wall, past which there is nothing on the board.
+func (p *pos) update(i int, s uint8, add bool) {
+	own, other := int(s-1), int(2-s)
+	dense := p.table.dense
+	for d := range 4 {
+		step := p.dir[d]
+		kOwn, kOther := p.key[own][d], p.key[other][d]
+		pOwn, pOther := p.pat[own], p.pat[other]
+		cw := comboWeight[d]
+		for _, sg := range [2]int{1, -1} {
+			for off := 1; off <= p.k; off++ {
+				j := i - sg*off*step // i is at offset sg*off from j
+				c := p.cells[j]
+				if c == cWall {
+					break
 				}
-				if sign > 0 {
-					p.key[si][d][j] += delta
+				pw := p.pw[sg*off+p.k]
+				if add {
+					kOwn[j] += pw
+					kOther[j] += 2 * pw
 				} else {
-					p.key[si][d][j] -= delta
+					kOwn[j] -= pw
+					kOther[j] -= 2 * pw
 				}
-				if p.cells[j] != cEmpty {
+				if c != cEmpty {
 					continue
 				}
-				old := p.pat[si][j][d]
-				nw := p.lookup(p.key[si][d][j])
-				if old != nw {
-					p.pat[si][j][d] = nw
-					p.score[si] += patWeight[nw] - patWeight[old]
+				var a, b uint8
+				if dense != nil {
+					a, b = dense[kOwn[j]], dense[kOther[j]]
+				} else {
+					a, b = p.lookup(kOwn[j]), p.lookup(kOther[j])
+				}
+				if old := pOwn[j][d]; old != a {
+					pOwn[j][d] = a
+					p.score[own] += patWeight[a] - patWeight[old]
+					p.combo[own][j] += (uint16(a) - uint16(old)) * cw
+				}
+				if old := pOther[j][d]; old != b {
+					pOther[j][d] = b
+					p.score[other] += patWeight[b] - patWeight[old]
+					p.combo[other][j] += (uint16(b) - uint16(old)) * cw
 				}
 			}
 		}
 	}
 }
 
+// comboWeight is the place value of each direction's pattern in a combo
+// index.
+var comboWeight = [4]uint16{729, 81, 9, 1}
+
 // level returns the combined threat level and ordering value of cell i for
 // side s (cBlack or cWhite).
 func (p *pos) level(i int, s uint8) (uint8, int32) {
-	ps := &p.pat[s-1][i]
-	c := combos[int(ps[0])*729+int(ps[1])*81+int(ps[2])*9+int(ps[3])]
+	c := combos[p.combo[s-1][i]]
 	return c.level, c.value
 }

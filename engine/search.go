@@ -26,6 +26,8 @@ type searcher struct {
 	history    []int32
 	threatMove [maxPly]int32
 	vcfMemo    []vcfSlot
+	depth      int // deepest iteration finished
+	nextCheck  int64
 }
 
 // newSearcher prepares a search of p with table tt.
@@ -37,11 +39,18 @@ func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	return s
 }
 
-// tick counts a node and reports whether the search must stop.
-func (s *searcher) tick() bool {
+// play makes a move in the search; every move made counts as a node.
+func (s *searcher) play(i int) {
+	s.p.play(i)
 	s.nodes++
-	if !s.stopped && s.nodes%checkEvery == 0 && s.lim.expired(s.nodes) {
-		s.stopped = true
+}
+
+// tick reports whether the search must stop, looking at the limits once
+// every checkEvery nodes.
+func (s *searcher) tick() bool {
+	if !s.stopped && s.nodes >= s.nextCheck {
+		s.nextCheck = s.nodes + checkEvery
+		s.stopped = s.lim.expired(s.nodes)
 	}
 	return s.stopped
 }
@@ -89,6 +98,9 @@ func (s *searcher) best() (int, int32) {
 			break
 		}
 		cell, score, done := s.rootIteration(root, depth)
+		if done {
+			s.depth = depth
+		}
 		if done || cell >= 0 && cell != bestCell && score > bestScore {
 			bestCell, bestScore = cell, score
 		}
@@ -114,7 +126,7 @@ func (s *searcher) rootIteration(root []move, depth int) (int, int32, bool) {
 	alpha, beta := int32(-infinity), int32(infinity)
 	best := -1
 	for i, m := range root {
-		s.p.play(int(m.cell))
+		s.play(int(m.cell))
 		var score int32
 		if i == 0 {
 			score = -s.search(depth-1, 1, -beta, -alpha)
@@ -205,7 +217,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 		if forced {
 			d = depth
 		}
-		p.play(int(m.cell))
+		s.play(int(m.cell))
 		var score int32
 		if i == 0 {
 			score = -s.search(d, ply+1, -beta, -alpha)

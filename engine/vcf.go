@@ -50,11 +50,11 @@ func (s *searcher) vcf(depth, ply int) bool {
 	}
 	sortMoves(fours)
 	for _, m := range fours {
-		p.play(int(m.cell))
+		s.play(int(m.cell))
 		c := p.completion(int(m.cell), me)
 		win := false
 		if c >= 0 {
-			p.play(c)
+			s.play(c)
 			win = s.vcf(depth-1, ply+2)
 			p.undo()
 		}
@@ -135,7 +135,7 @@ func (s *searcher) vct(depth, ply int) bool {
 	// The buffer of this ply is reused below, so copy the threats out.
 	list := append([]move(nil), threats...)
 	for _, m := range list {
-		p.play(int(m.cell))
+		s.play(int(m.cell))
 		win := s.vctDefend(depth, ply+1)
 		p.undo()
 		if win {
@@ -174,7 +174,7 @@ func (s *searcher) vctDefend(depth, ply int) bool {
 	}
 	list := append([]move(nil), ms...)
 	for _, m := range list {
-		p.play(int(m.cell))
+		s.play(int(m.cell))
 		win := s.vct(depth-1, ply+1)
 		p.undo()
 		if !win {
