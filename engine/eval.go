@@ -59,10 +59,27 @@ const (
 	infinity = winScore + 1
 )
 
-// evaluate returns the static value of the position for the side to move:
-// its line patterns minus the opponent's, weighted towards the side that
-// moves next.
-func (p *pos) evaluate() int32 {
+// Leaf bonuses for threats the scan saw.
+const (
+	evalMyDouble  = 800 // the side to move can make a four-three or two threes
+	evalOppDouble = 300 // the opponent can, and the side to move must see to it
+	evalOppThree  = 250 // the opponent has an open three to answer
+)
+
+// evaluate returns the static value of the position for the side to move,
+// given what the scan saw: its line patterns minus the opponent's, weighted
+// towards the side that moves next, with bonuses for double threats.
+func (p *pos) evaluate(th threats) int32 {
 	me, op := p.score[p.side-1], p.score[2-p.side]
-	return (me*6 - op*5) / 4
+	v := (me*6 - op*5) / 4
+	if th.myDouble && !th.oppFlex {
+		v += evalMyDouble
+	}
+	if th.oppDouble {
+		v -= evalOppDouble
+	}
+	if th.oppFlex {
+		v -= evalOppThree
+	}
+	return v
 }

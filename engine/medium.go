@@ -30,12 +30,30 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 	case th.oppFive >= 0:
 		return p.point(int(th.oppFive)), nil
 	}
+	me, op := p.side, 3-p.side
+	for i := range ms {
+		c := int(ms[i].cell)
+		_, attack := p.level(c, me)
+		ms[i].value = attack + p.lineDefence(c, op)
+	}
 	sortMoves(ms)
 	n := 1
-	for n < len(ms) && n < 3 && ms[n].value*10 >= ms[0].value*9 {
+	for n < len(ms) && n < 4 && ms[n].value*4 >= ms[0].value*3 {
 		n++
 	}
 	return p.point(int(ms[m.rng.IntN(n)].cell)), nil
+}
+
+// lineDefence is what a stone at i takes from side s as medium sees it:
+// half the line patterns s would make there. Medium blocks a win at once
+// (Move does that first) but weighs an open three against its own attack,
+// and it does not see the opponent's coming double threats.
+func (p *pos) lineDefence(i int, s uint8) int32 {
+	var v int32
+	for _, pt := range p.pat[s-1][i] {
+		v += patWeight[pt]
+	}
+	return v / 2
 }
 
 // ticTacToe plays the 3×3 rules on b, which it may change.

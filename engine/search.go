@@ -173,7 +173,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			return winScore - int32(ply) - 2
 		}
 		if depth <= 0 || ply >= maxPly-2 {
-			return p.evaluate()
+			return p.evaluate(th)
 		}
 		if th.myFours > 0 && s.vcf(vcfInner, ply) {
 			return winScore - int32(ply) - 3
