@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 )
 
@@ -67,9 +66,6 @@ func playMatch(t testing.TB, r Rules, a, b matchSide, games int) matchScore {
 			}
 		}
 		sc.games++
-		if os.Getenv("MATCHLOG") != "" {
-			t.Logf("game %d a=%v %v %v", g, aColour, board.Outcome().Status, board.Outcome().Winner)
-		}
 		switch o := board.Outcome(); {
 		case o.Status == Draw:
 			sc.draws++

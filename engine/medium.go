@@ -45,15 +45,16 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 }
 
 // lineDefence is what a stone at i takes from side s as medium sees it:
-// half the line patterns s would make there. Medium blocks a win at once
-// (Move does that first) but weighs an open three against its own attack,
-// and it does not see the opponent's coming double threats.
+// an eighth of the line patterns s would make there. Medium blocks a win at
+// once (Move does that first) but is an attacker: it weighs the opponent's
+// open threes lightly against its own plans and does not see the
+// opponent's coming double threats.
 func (p *pos) lineDefence(i int, s uint8) int32 {
 	var v int32
 	for _, pt := range p.pat[s-1][i] {
 		v += patWeight[pt]
 	}
-	return v / 2
+	return v / 8
 }
 
 // ticTacToe plays the 3×3 rules on b, which it may change.
