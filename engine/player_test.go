@@ -115,10 +115,11 @@ func TestMediumWinsThenBlocks(t *testing.T) {
 func TestPlayersLeaveBoardAndAreReproducible(t *testing.T) {
 	for _, r := range []Rules{TicTacToe(), {15, 15, 5, false}} {
 		for _, level := range Levels {
-			b := mustPlay(t, r, Point{1, 1}, Point{0, 0})
+			b := mustPlay(t, r, Point{1, 1}, Point{0, 0}, Point{2, 2})
 			before := show(b)
-			a, _ := NewPlayer(level, rand.New(rand.NewPCG(42, 7)))
-			c, _ := NewPlayer(level, rand.New(rand.NewPCG(42, 7)))
+			// A node budget makes hard reproducible; a time budget would not.
+			a, _ := NewPlayerWith(level, Options{Rand: rand.New(rand.NewPCG(42, 7)), MaxNodes: 20_000})
+			c, _ := NewPlayerWith(level, Options{Rand: rand.New(rand.NewPCG(42, 7)), MaxNodes: 20_000})
 			pa, err := a.Move(context.Background(), b)
 			if err != nil {
 				t.Fatal(err)
@@ -130,7 +131,7 @@ func TestPlayersLeaveBoardAndAreReproducible(t *testing.T) {
 			if !b.Legal(pa) {
 				t.Errorf("%v on %v: illegal move %v", level, r, pa)
 			}
-			if show(b) != before || b.MoveCount() != 2 {
+			if show(b) != before || b.MoveCount() != 3 {
 				t.Errorf("%v changed the board:\n%s", level, show(b))
 			}
 		}
