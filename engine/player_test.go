@@ -168,3 +168,32 @@ func TestParseLevel(t *testing.T) {
 		t.Errorf("ParseLevel(insane) = %v", err)
 	}
 }
+
+func TestEveryLevelFinishesGamesOnManyRules(t *testing.T) {
+	rules := []Rules{
+		{5, 5, 4, false}, {6, 5, 3, false}, {8, 6, 5, true}, {10, 10, 6, false},
+		{12, 9, 7, true}, {15, 15, 3, false}, {19, 19, 5, true}, {4, 3, 3, false},
+	}
+	for i, r := range rules {
+		for _, l := range Levels {
+			players := [2]Player{}
+			for s := range players {
+				players[s], _ = NewPlayerWith(l, Options{Rand: rand.New(rand.NewPCG(uint64(i), uint64(s))), MaxNodes: 2_000, TTBytes: 1 << 20})
+			}
+			b, _ := NewBoard(r)
+			for !b.Over() {
+				before := show(b)
+				p, err := players[b.MoveCount()%2].Move(context.Background(), b)
+				if err != nil {
+					t.Fatalf("%v %v: %v\n%s", r, l, err, before)
+				}
+				if show(b) != before {
+					t.Fatalf("%v %v changed the board", r, l)
+				}
+				if err := b.Play(p); err != nil {
+					t.Fatalf("%v %v: illegal %v: %v\n%s", r, l, p, err, before)
+				}
+			}
+		}
+	}
+}
