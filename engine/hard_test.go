@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -224,4 +225,38 @@ func TestPlayerConstructionIsCheap(t *testing.T) {
 	if allocs > 4 {
 		t.Errorf("NewPlayerWith(Hard) makes %.0f allocations, want at most 4", allocs)
 	}
+}
+
+func TestHardPlayersRunConcurrently(t *testing.T) {
+	// Players in separate goroutines share only the pattern tables and the
+	// table pool; each must find the move it finds alone.
+	boards := benchBoards(t)
+	want := make([]Point, len(boards))
+	for i, b := range boards {
+		want[i] = hardMove(t, b, 20_000)
+	}
+	got := make([]Point, len(boards))
+	errs := make([]error, len(boards))
+	var wg sync.WaitGroup
+	for i, b := range boards {
+		wg.Go(func() {
+			ai, _ := NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(9, 9)), MaxNodes: 20_000, TTBytes: 1 << 20})
+			got[i], errs[i] = ai.Move(context.Background(), b)
+		})
+	}
+	wg.Wait()
+	for i := range boards {
+		if errs[i] != nil || got[i] != want[i] {
+			t.Errorf("position %d: concurrent move %v (%v), alone %v", i, got[i], errs[i], want[i])
+		}
+	}
+}
+
+// benchBoards returns the 15×15 middle-game positions as boards.
+func benchBoards(t *testing.T) []*Board {
+	var bs []*Board
+	for _, moves := range midgame15 {
+		bs = append(bs, mustPlay(t, gomoku, moves...))
+	}
+	return bs
 }
