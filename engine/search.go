@@ -67,7 +67,7 @@ func (s *searcher) buf(ply int) []move {
 // which must have at least one empty cell, and its score.
 func (s *searcher) best() (int, int32) {
 	p := s.p
-	ms, th := p.scan(s.buf(0))
+	_, th := p.scan(s.buf(0))
 	switch {
 	case th.myFive >= 0:
 		return int(th.myFive), winScore - 1
@@ -82,7 +82,7 @@ func (s *searcher) best() (int, int32) {
 	if !s.stopped && th.myThreats > 0 && s.vct(vctRoot, 0) {
 		return int(s.threatMove[0]), winScore - 7
 	}
-	ms, _ = p.scan(s.buf(0))
+	ms, _ := p.scan(s.buf(0))
 	if th.oppFlex {
 		ms = p.defences(ms)
 	}
@@ -101,7 +101,9 @@ func (s *searcher) best() (int, int32) {
 		if done {
 			s.depth = depth
 		}
-		if done || cell >= 0 && cell != bestCell && score > bestScore {
+		// An unfinished iteration still proved its best move better than
+		// the previous best, which it searched first.
+		if done || cell >= 0 {
 			bestCell, bestScore = cell, score
 		}
 		if !done || score > winBound || score < -winBound || s.lim.pastSoft(s.nodes) {
