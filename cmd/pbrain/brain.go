@@ -239,8 +239,12 @@ func (b *brain) move(ctx context.Context) {
 		return
 	}
 	think := b.thinkTime()
-	ctx, cancel := context.WithTimeout(ctx, think+marginMS*time.Millisecond/2)
-	defer cancel()
+	if b.maxNodes == 0 {
+		// The engine keeps its own time; this is a backstop.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, think+marginMS*time.Millisecond/2)
+		defer cancel()
+	}
 	tt := engine.DefaultTTBytes
 	if b.memBytes > 0 {
 		tt = min(maxTTBytes, b.memBytes/3)
