@@ -5,6 +5,10 @@ import "context"
 // solveMaxCells is the largest board (in cells) hard solves outright.
 const solveMaxCells = 16
 
+// openBoard is the smallest side on which hard answers the first stone
+// with a random neighbouring cell instead of searching.
+const openBoard = 11
+
 // hard is the strongest player. On boards of at most solveMaxCells cells
 // it plays perfectly by solving the game; on larger boards it runs the
 // threat-space and alpha-beta search of search.go within its time or node
@@ -28,11 +32,12 @@ func (h *hard) Move(ctx context.Context, b *Board) (Point, error) {
 		}
 		return h.small.best(ctx, b, h.opts.Rand)
 	}
-	switch b.MoveCount() {
-	case 0:
+	switch n := b.MoveCount(); {
+	case n == 0:
 		return Point{r.Width / 2, r.Height / 2}, nil
-	case 1:
-		// Any cell touching the first stone is as good as another: vary.
+	case n == 1 && min(r.Width, r.Height) >= openBoard:
+		// On an open board any cell touching the first stone is as good as
+		// another: vary. Small boards are searched from the start.
 		last, _ := b.LastMove()
 		var ps []Point
 		for dy := -1; dy <= 1; dy++ {

@@ -101,9 +101,11 @@ func (s *searcher) best() (int, int32) {
 		if done {
 			s.depth = depth
 		}
-		// An unfinished iteration still proved its best move better than
-		// the previous best, which it searched first.
-		if done || cell >= 0 {
+		// Only finished iterations count: with an evaluation that differs
+		// between odd and even depths, the partial result of a deeper one
+		// played worse in calibration games (91.5% against medium on 7×7
+		// over 200 games, against 95.2%).
+		if done {
 			bestCell, bestScore = cell, score
 		}
 		if !done || score > winBound || score < -winBound || s.lim.pastSoft(s.nodes) {
