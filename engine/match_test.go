@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -79,7 +80,11 @@ func playMatch(t testing.TB, r Rules, a, b matchSide, games int) matchScore {
 }
 
 func newMatchPlayer(s matchSide, seed uint64) Player {
-	p, err := NewPlayerWith(s.level, Options{Rand: rand.New(rand.NewPCG(seed, 11)), MaxNodes: s.nodes, TTBytes: 4 << 20})
+	o := Options{Rand: rand.New(rand.NewPCG(seed, 11)), MaxNodes: s.nodes, TTBytes: 4 << 20}
+	if *matchThink > 0 {
+		o.MaxNodes, o.ThinkTime = 0, *matchThink
+	}
+	p, err := NewPlayerWith(s.level, o)
 	if err != nil {
 		panic(err)
 	}
@@ -98,6 +103,11 @@ func mustPlayTB(t testing.TB, r Rules, moves ...Point) *Board {
 
 // matchNodes is hard's node budget per move in the calibration matches.
 const matchNodes = 20_000
+
+// matchThink, when set, makes hard think this long per move in the
+// calibration matches instead of searching matchNodes nodes (the games
+// then depend on the machine's speed).
+var matchThink = flag.Duration("matchthink", 0, "hard's think time per move in calibration matches (default: a fixed node budget)")
 
 // calibration lists the matches and the score the first side must reach.
 var calibration = []struct {
