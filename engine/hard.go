@@ -1,94 +1,58 @@
 package engine
 
-import (
-	"context"
-	"math/rand/v2"
-)
+import "context"
 
-// solveLimit is the most empty cells for which hard searches the whole game
-// tree instead of judging moves by their lines.
-const solveLimit = 10
+// solveMaxCells is the largest board (in cells) hard solves outright.
+const solveMaxCells = 16
 
-// hard plays perfectly when few enough cells are empty to solve the game
-// (every 3×3 game), and otherwise takes a win, blocks a loss, and plays the
-// cell whose lines are worth most to both sides.
-type hard struct{ rng *rand.Rand }
+// openBoard is the smallest side on which hard answers the first stone
+// with a random neighbouring cell instead of searching.
+const openBoard = 11
 
-// Move returns a best move; among equally good ones it picks at random.
-func (h hard) Move(ctx context.Context, b *Board) (Point, error) {
+// hard is the strongest player. On boards of at most solveMaxCells cells
+// it plays perfectly by solving the game; on larger boards it runs the
+// threat-space and alpha-beta search of search.go within its time or node
+// budget.
+type hard struct {
+	opts  Options
+	small *smallSolver
+}
+
+// Move returns hard's move. It stops searching when ctx ends and returns
+// the best move found so far; it returns ctx's error only when ctx ended
+// before the search began.
+func (h *hard) Move(ctx context.Context, b *Board) (Point, error) {
 	if err := checkPlayable(ctx, b); err != nil {
 		return Point{}, err
 	}
-	b = b.Clone()
-	if empty := b.rules.Cells() - b.MoveCount(); empty <= solveLimit {
-		best, err := newSolver(b).bestMoves(ctx)
-		if err != nil {
-			return Point{}, err
+	r := b.Rules()
+	if r.Cells() <= solveMaxCells {
+		if h.small == nil || h.small.rules != r {
+			h.small = newSmallSolver(r)
 		}
-		return pick(h.rng, best), nil
+		return h.small.best(ctx, b, h.opts.Rand)
 	}
-	if ps := winningMoves(b, b.ToMove()); len(ps) > 0 {
-		return pick(h.rng, ps), nil
-	}
-	if ps := winningMoves(b, b.ToMove().Opponent()); len(ps) > 0 {
-		return pick(h.rng, ps), nil
-	}
-	return pick(h.rng, bestByLines(b)), nil
-}
-
-// bestByLines returns the empty cells near stones (or the centre on an
-// empty board) with the highest line value for the side to move: what the
-// cell builds for it plus what it takes from the opponent.
-func bestByLines(b *Board) []Point {
-	cands := nearStones(b, 2)
-	if len(cands) == 0 {
-		r := b.Rules()
-		return []Point{{r.Width / 2, r.Height / 2}}
-	}
-	me := b.ToMove()
-	var best []Point
-	bestScore := -1
-	for _, p := range cands {
-		score := 2*b.lineValue(p, me) + b.lineValue(p, me.Opponent())
-		switch {
-		case score > bestScore:
-			best, bestScore = append(best[:0], p), score
-		case score == bestScore:
-			best = append(best, p)
-		}
-	}
-	return best
-}
-
-// lineValue sums, over every K-cell window through p that holds no stone
-// of the other side, a weight that grows steeply with the stones of side s
-// already in it.
-func (b *Board) lineValue(p Point, s Stone) int {
-	k := b.rules.K
-	total := 0
-	for _, d := range directions {
-		for start := -(k - 1); start <= 0; start++ {
-			own, blocked := 0, false
-			for i := start; i < start+k; i++ {
-				q := Point{p.X + i*d.X, p.Y + i*d.Y}
-				if !b.rules.Contains(q) {
-					blocked = true
-					break
-				}
-				switch b.At(q) {
-				case s:
-					own++
-				case s.Opponent():
-					blocked = true
-				}
-				if blocked {
-					break
+	switch n := b.MoveCount(); {
+	case n == 0:
+		return Point{r.Width / 2, r.Height / 2}, nil
+	case n == 1 && min(r.Width, r.Height) >= openBoard:
+		// On an open board any cell touching the first stone is as good as
+		// another: vary. Small boards are searched from the start.
+		last, _ := b.LastMove()
+		var ps []Point
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if q := (Point{last.X + dx, last.Y + dy}); b.Legal(q) {
+					ps = append(ps, q)
 				}
 			}
-			if !blocked {
-				total += 1 << (3 * own)
-			}
 		}
+		return pick(h.opts.Rand, ps), nil
 	}
-	return total
+	p := newPos(b)
+	tt := getTT(h.opts.TTBytes)
+	defer putTT(tt)
+	s := newSearcher(p, tt, newLimits(ctx, h.opts.ThinkTime, h.opts.MaxNodes))
+	cell, _ := s.best()
+	return p.point(cell), nil
 }

@@ -21,19 +21,25 @@ type PlayerFunc func(ctx context.Context, b *Board) (Point, error)
 func (f PlayerFunc) Move(ctx context.Context, b *Board) (Point, error) { return f(ctx, b) }
 
 // NewPlayer returns the AI player for level l drawing its random choices
-// from rng. A nil rng means a source seeded from the runtime, for callers
-// that do not need to replay games.
+// from rng, with the default Options otherwise (hard thinks
+// DefaultThinkTime per move). A nil rng means a source seeded from the
+// runtime, for callers that do not need to replay games.
 func NewPlayer(l Level, rng *rand.Rand) (Player, error) {
-	if rng == nil {
-		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	}
+	return NewPlayerWith(l, Options{Rand: rng})
+}
+
+// NewPlayerWith returns the AI player for level l tuned by o. It returns an
+// error wrapping ErrBadLevel for an unknown level. Making a player is cheap:
+// hard takes its transposition table from a shared pool when it moves.
+func NewPlayerWith(l Level, o Options) (Player, error) {
+	o = o.withDefaults()
 	switch l {
 	case Easy:
-		return easy{rng}, nil
+		return easy{o.Rand}, nil
 	case Medium:
-		return medium{rng}, nil
+		return medium{o.Rand}, nil
 	case Hard:
-		return hard{rng}, nil
+		return &hard{opts: o}, nil
 	}
 	return nil, fmt.Errorf("engine: new player %v: %w", l, ErrBadLevel)
 }

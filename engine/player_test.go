@@ -115,10 +115,11 @@ func TestMediumWinsThenBlocks(t *testing.T) {
 func TestPlayersLeaveBoardAndAreReproducible(t *testing.T) {
 	for _, r := range []Rules{TicTacToe(), {15, 15, 5, false}} {
 		for _, level := range Levels {
-			b := mustPlay(t, r, Point{1, 1}, Point{0, 0})
+			b := mustPlay(t, r, Point{1, 1}, Point{0, 0}, Point{2, 2})
 			before := show(b)
-			a, _ := NewPlayer(level, rand.New(rand.NewPCG(42, 7)))
-			c, _ := NewPlayer(level, rand.New(rand.NewPCG(42, 7)))
+			// A node budget makes hard reproducible; a time budget would not.
+			a, _ := NewPlayerWith(level, Options{Rand: rand.New(rand.NewPCG(42, 7)), MaxNodes: 20_000})
+			c, _ := NewPlayerWith(level, Options{Rand: rand.New(rand.NewPCG(42, 7)), MaxNodes: 20_000})
 			pa, err := a.Move(context.Background(), b)
 			if err != nil {
 				t.Fatal(err)
@@ -130,7 +131,7 @@ func TestPlayersLeaveBoardAndAreReproducible(t *testing.T) {
 			if !b.Legal(pa) {
 				t.Errorf("%v on %v: illegal move %v", level, r, pa)
 			}
-			if show(b) != before || b.MoveCount() != 2 {
+			if show(b) != before || b.MoveCount() != 3 {
 				t.Errorf("%v changed the board:\n%s", level, show(b))
 			}
 		}
@@ -165,5 +166,34 @@ func TestParseLevel(t *testing.T) {
 	}
 	if _, err := ParseLevel("insane"); !errors.Is(err, ErrBadLevel) {
 		t.Errorf("ParseLevel(insane) = %v", err)
+	}
+}
+
+func TestEveryLevelFinishesGamesOnManyRules(t *testing.T) {
+	rules := []Rules{
+		{5, 5, 4, false}, {6, 5, 3, false}, {8, 6, 5, true}, {10, 10, 6, false},
+		{12, 9, 7, true}, {15, 15, 3, false}, {19, 19, 5, true}, {4, 3, 3, false},
+	}
+	for i, r := range rules {
+		for _, l := range Levels {
+			players := [2]Player{}
+			for s := range players {
+				players[s], _ = NewPlayerWith(l, Options{Rand: rand.New(rand.NewPCG(uint64(i), uint64(s))), MaxNodes: 2_000, TTBytes: 1 << 20})
+			}
+			b, _ := NewBoard(r)
+			for !b.Over() {
+				before := show(b)
+				p, err := players[b.MoveCount()%2].Move(context.Background(), b)
+				if err != nil {
+					t.Fatalf("%v %v: %v\n%s", r, l, err, before)
+				}
+				if show(b) != before {
+					t.Fatalf("%v %v changed the board", r, l)
+				}
+				if err := b.Play(p); err != nil {
+					t.Fatalf("%v %v: illegal %v: %v\n%s", r, l, p, err, before)
+				}
+			}
+		}
 	}
 }

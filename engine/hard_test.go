@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// gomoku is the 15×15 freestyle rules of the hand-made positions.
+var gomoku = Rules{15, 15, 5, false}
+
+// setup returns a board of r holding black's and white's stones, played
+// alternately (black may have one more).
+func setup(t *testing.T, r Rules, black, white []Point) *Board {
+	t.Helper()
+	var moves []Point
+	for i := range black {
+		moves = append(moves, black[i])
+		if i < len(white) {
+			moves = append(moves, white[i])
+		}
+	}
+	return mustPlay(t, r, moves...)
+}
+
+// hardMove returns hard's move on b with a fixed node budget.
+func hardMove(t *testing.T, b *Board, nodes int64) Point {
+	t.Helper()
+	ai, _ := NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(9, 9)), MaxNodes: nodes, TTBytes: 1 << 20})
+	p, err := ai.Move(context.Background(), b)
+	if err != nil {
+		t.Fatalf("hard: %v\n%s", err, show(b))
+	}
+	return p
+}
+
+// corners are four far-apart filler stones that make no threats.
+var corners = []Point{{1, 1}, {13, 1}, {1, 13}, {13, 13}}
+
+func TestHardTactics(t *testing.T) {
+	tests := []struct {
+		name         string
+		r            Rules
+		black, white []Point
+		want         []Point // black to move must play one of these
+	}{
+		{
+			name:  "takes five rather than blocking a four",
+			r:     gomoku,
+			black: []Point{{3, 3}, {4, 3}, {5, 3}, {6, 3}, {0, 14}},
+			white: []Point{{3, 9}, {4, 9}, {5, 9}, {6, 9}, {14, 0}},
+			want:  []Point{{2, 3}, {7, 3}},
+		},
+		{
+			name:  "blocks a four",
+			r:     gomoku,
+			black: []Point{{2, 7}, {10, 3}, {12, 12}, {3, 12}},
+			white: []Point{{3, 7}, {4, 7}, {5, 7}, {6, 7}},
+			want:  []Point{{7, 7}},
+		},
+		{
+			name:  "answers an open three",
+			r:     gomoku,
+			black: corners[:3],
+			white: []Point{{5, 7}, {6, 7}, {7, 7}},
+			want:  []Point{{4, 7}, {8, 7}, {3, 7}, {9, 7}},
+		},
+		{
+			name:  "makes a double three",
+			r:     gomoku,
+			black: []Point{{5, 7}, {6, 7}, {7, 5}, {7, 6}},
+			white: corners,
+			want:  []Point{{7, 7}},
+		},
+		{
+			name:  "makes a four-three",
+			r:     gomoku,
+			black: []Point{{4, 7}, {5, 7}, {6, 7}, {8, 4}, {8, 5}},
+			white: []Point{{3, 7}, {1, 1}, {13, 1}, {1, 13}, {13, 13}},
+			want:  []Point{{8, 7}, {7, 7}, {8, 6}},
+		},
+		{
+			name:  "exact five: six does not win",
+			r:     Rules{15, 15, 5, true},
+			black: []Point{{3, 7}, {4, 7}, {5, 7}, {6, 7}, {8, 7}},
+			white: []Point{{1, 1}, {13, 1}, {1, 13}, {13, 13}, {7, 12}},
+			want:  []Point{{2, 7}},
+		},
+		{
+			name:  "exact five: the opponent's overline cell needs no block",
+			r:     Rules{15, 15, 5, true},
+			black: []Point{{3, 3}, {4, 3}, {5, 3}, {9, 9}, {11, 2}},
+			white: []Point{{3, 7}, {4, 7}, {5, 7}, {6, 7}, {8, 7}},
+			want:  []Point{{2, 7}},
+		},
+	}
+	for _, tc := range tests {
+		b := setup(t, tc.r, tc.black, tc.white)
+		if b.ToMove() != Black {
+			t.Fatalf("%s: white to move:\n%s", tc.name, show(b))
+		}
+		before := show(b)
+		if p := hardMove(t, b, 50_000); !slices.Contains(tc.want, p) {
+			t.Errorf("%s: hard played %v, want one of %v\n%s", tc.name, p, tc.want, show(b))
+		}
+		if show(b) != before {
+			t.Errorf("%s: hard changed the board", tc.name)
+		}
+	}
+}
+
+func TestHardWinsFromDoubleThreat(t *testing.T) {
+	b := setup(t, gomoku, []Point{{5, 7}, {6, 7}, {7, 5}, {7, 6}}, corners)
+	for n := 0; !b.Over(); n++ {
+		if err := b.Play(hardMove(t, b, 20_000)); err != nil {
+			t.Fatal(err)
+		}
+		if n > 20 {
+			t.Fatalf("no result after 20 moves:\n%s", show(b))
+		}
+	}
+	if o := b.Outcome(); o.Status != Won || o.Winner != Black {
+		t.Errorf("black with a double three did not win against hard:\n%s", show(b))
+	}
+}
+
+func TestHardStopsOpponentDoubleThree(t *testing.T) {
+	// White threatens a double three at (7,7); black has nothing to attack
+	// with and must leave white no double-three point.
+	b := mustPlay(t, gomoku, Point{1, 1}, Point{5, 7}, Point{13, 1}, Point{6, 7}, Point{1, 13}, Point{7, 5}, Point{13, 13}, Point{7, 6})
+	if b.ToMove() != Black {
+		t.Fatal("setup: want black to move")
+	}
+	p := hardMove(t, b, 50_000)
+	_ = b.Play(p)
+	ps := newPos(b)
+	for _, c := range ps.onBoard {
+		if ps.cells[c] != cEmpty {
+			continue
+		}
+		if l, _ := ps.level(int(c), cWhite); l >= tDouble3 {
+			t.Errorf("after black %v white still has a double threat at %v:\n%s", p, ps.point(int(c)), show(b))
+		}
+	}
+}
+
+// TestFixedNodeSearchIsPinned checks that a search with a node budget and a
+// seed repeats exactly, and pins its move and node count: a change to
+// either means the engine's behaviour changed (update the pin on purpose).
+func TestFixedNodeSearchIsPinned(t *testing.T) {
+	b := mustPlay(t, gomoku, midgame15[0]...)
+	type result struct {
+		move  Point
+		nodes int64
+	}
+	run := func() result {
+		p := newPos(b)
+		tt := getTT(4 << 20)
+		defer putTT(tt)
+		s := newSearcher(p, tt, newLimits(context.Background(), 0, 100_000))
+		c, _ := s.best()
+		return result{p.point(c), s.nodes}
+	}
+	a, c := run(), run()
+	if a != c {
+		t.Fatalf("same search twice: %+v then %+v", a, c)
+	}
+	if want := pinnedSearch; a.move != want.move || a.nodes != want.nodes {
+		t.Errorf("fixed-node search gave %v in %d nodes, pinned %v in %d", a.move, a.nodes, want.move, want.nodes)
+	}
+}
+
+// pinnedSearch is the signature of TestFixedNodeSearchIsPinned.
+var pinnedSearch = struct {
+	move  Point
+	nodes int64
+}{Point{8, 10}, 100380}
+
+// countdownCtx is a context that reports itself cancelled after a fixed
+// number of Err calls, so cancellation mid-search is tested without timing.
+type countdownCtx struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *countdownCtx) Done() <-chan struct{} { return nil }
+
+func (c *countdownCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+func TestHardHonoursCancellationMidSearch(t *testing.T) {
+	b := mustPlay(t, gomoku, midgame15[1]...)
+	before := show(b)
+	ctx := &countdownCtx{Context: context.Background()}
+	ctx.left.Store(5) // checkPlayable, then a few looks during the search
+	ai, _ := NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(1, 1)), ThinkTime: time.Hour})
+	p, err := ai.Move(ctx, b)
+	if err != nil {
+		t.Fatalf("cancelled mid-search: %v, want the best move so far", err)
+	}
+	if !b.Legal(p) {
+		t.Errorf("cancelled mid-search: illegal move %v", p)
+	}
+	if show(b) != before {
+		t.Error("hard changed the board")
+	}
+}
+
+func TestPlayerConstructionIsCheap(t *testing.T) {
+	// Making a player must not allocate its transposition table: the
+	// table comes from a pool when the player moves.
+	allocs := testing.AllocsPerRun(100, func() {
+		_, _ = NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(1, 1))})
+	})
+	if allocs > 4 {
+		t.Errorf("NewPlayerWith(Hard) makes %.0f allocations, want at most 4", allocs)
+	}
+}
+
+func TestHardPlayersRunConcurrently(t *testing.T) {
+	// Players in separate goroutines share only the pattern tables and the
+	// table pool; each must find the move it finds alone.
+	boards := benchBoards(t)
+	want := make([]Point, len(boards))
+	for i, b := range boards {
+		want[i] = hardMove(t, b, 20_000)
+	}
+	got := make([]Point, len(boards))
+	errs := make([]error, len(boards))
+	var wg sync.WaitGroup
+	for i, b := range boards {
+		wg.Go(func() {
+			ai, _ := NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(9, 9)), MaxNodes: 20_000, TTBytes: 1 << 20})
+			got[i], errs[i] = ai.Move(context.Background(), b)
+		})
+	}
+	wg.Wait()
+	for i := range boards {
+		if errs[i] != nil || got[i] != want[i] {
+			t.Errorf("position %d: concurrent move %v (%v), alone %v", i, got[i], errs[i], want[i])
+		}
+	}
+}
+
+// benchBoards returns the 15×15 middle-game positions as boards.
+func benchBoards(t *testing.T) []*Board {
+	var bs []*Board
+	for _, moves := range midgame15 {
+		bs = append(bs, mustPlay(t, gomoku, moves...))
+	}
+	return bs
+}

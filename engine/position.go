@@ -1,0 +1,262 @@
+package engine
+
+// pos is the search's fast position: a flat array of cells with a border
+// of K wall cells, and for every cell, side and line direction the base-3
+// key of the 2K cells around it and the pattern it gives. Placing or
+// removing a stone updates the keys and patterns of the cells within K of
+// it on its four lines, the running pattern scores of both sides, the
+// Zobrist hash and the count of stones near each cell. A pos is owned by one
+// search.
+type pos struct {
+	w, h, k    int
+	exact      bool
+	stride     int
+	cells      []uint8 // cEmpty, cBlack, cWhite or cWall
+	dir        [4]int
+	key        [2][4][]uint64 // [side-1][dir][cell]
+	pat        [2][][4]uint8  // [side-1][cell][dir]
+	near       []uint8        // stones within two cells (square)
+	table      *patTable
+	memo       map[uint64]uint8 // patterns for K > denseMaxK
+	score      [2]int32         // sum of patWeight over empty cells, per side
+	zob        [2][]uint64
+	hash       uint64
+	side       uint8 // side to move: cBlack or cWhite
+	stack      []int32
+	boxes      [][4]int    // box before each stone of stack
+	box        [4]int      // array columns and rows x0, y0, x1, y1 within two of a stone
+	combo      [2][]uint16 // [side-1][cell]: the four patterns in base numPats
+	pw         []uint64    // [off+K]: place value of the cell at offset off
+	onBoard    []int32     // the board's cells, row by row
+	nearDeltas []int
+}
+
+// Cell contents of pos.cells.
+const (
+	cEmpty uint8 = 0
+	cBlack uint8 = 1
+	cWhite uint8 = 2
+	cWall  uint8 = 3
+)
+
+// patWeight is what one line pattern of an empty cell is worth to the side
+// that could play there.
+var patWeight = [numPats]int32{0, 1, 4, 12, 16, 60, 70, 400, 1500}
+
+// newPos builds the fast position of b.
+func newPos(b *Board) *pos {
+	r := b.Rules()
+	k := r.K
+	p := &pos{w: r.Width, h: r.Height, k: k, exact: r.Exact, stride: r.Width + 2*k}
+	n := p.stride * (r.Height + 2*k)
+	p.dir = [4]int{1, p.stride, p.stride + 1, p.stride - 1}
+	p.cells = make([]uint8, n)
+	for i := range p.cells {
+		p.cells[i] = cWall
+	}
+	p.near = make([]uint8, n)
+	p.table = patternsFor(k, r.Exact)
+	if p.table.dense == nil {
+		p.memo = make(map[uint64]uint8)
+	}
+	seed := uint64(r.Width)<<32 | uint64(r.Height)<<16 | uint64(k)<<1
+	if r.Exact {
+		seed |= 1
+	}
+	p.hash = splitmix(&seed)
+	for s := range p.zob {
+		p.zob[s] = make([]uint64, n)
+		for i := range p.zob[s] {
+			p.zob[s][i] = splitmix(&seed)
+		}
+	}
+	for y := 0; y < r.Height; y++ {
+		for x := 0; x < r.Width; x++ {
+			i := p.index(x, y)
+			p.cells[i] = cEmpty
+			p.onBoard = append(p.onBoard, int32(i))
+		}
+	}
+	for dy := -2; dy <= 2; dy++ {
+		for dx := -2; dx <= 2; dx++ {
+			if dx != 0 || dy != 0 {
+				p.nearDeltas = append(p.nearDeltas, dy*p.stride+dx)
+			}
+		}
+	}
+	for s := range p.key {
+		p.pat[s] = make([][4]uint8, n)
+		for d := range p.key[s] {
+			p.key[s][d] = make([]uint64, n)
+		}
+	}
+	// Keys of every cell with no stones: only walls are non-empty.
+	for _, i := range p.onBoard {
+		for d, step := range p.dir {
+			var key uint64
+			for off := -k; off <= k; off++ {
+				if off != 0 && p.cells[int(i)+off*step] == cWall {
+					key += wBlocked * p.table.pow3[p.table.digit(off)]
+				}
+			}
+			p.key[0][d][i], p.key[1][d][i] = key, key
+		}
+	}
+	for s := range 2 {
+		p.combo[s] = make([]uint16, n)
+		for _, i := range p.onBoard {
+			for d := range 4 {
+				pt := p.lookup(p.key[s][d][i])
+				p.pat[s][i][d] = pt
+				p.score[s] += patWeight[pt]
+				p.combo[s][i] += uint16(pt) * comboWeight[d]
+			}
+		}
+	}
+	p.pw = make([]uint64, 2*k+1)
+	for off := -k; off <= k; off++ {
+		if off != 0 {
+			p.pw[off+k] = p.table.pow3[p.table.digit(off)]
+		}
+	}
+	p.box = [4]int{p.stride, p.stride, -1, -1}
+	p.side = cBlack
+	for _, m := range b.moves {
+		p.play(p.index(m.X, m.Y))
+	}
+	return p
+}
+
+// splitmix returns the next value of the SplitMix64 sequence at *s.
+func splitmix(s *uint64) uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := *s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// index returns the cell index of board point (x, y).
+func (p *pos) index(x, y int) int { return (y+p.k)*p.stride + x + p.k }
+
+// point returns the board point of cell index i.
+func (p *pos) point(i int) Point { return Point{i%p.stride - p.k, i/p.stride - p.k} }
+
+// lookup returns the pattern of a window key.
+func (p *pos) lookup(key uint64) uint8 {
+	if p.table.dense != nil {
+		return p.table.dense[key]
+	}
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	line := make([]uint8, 2*p.k+1)
+	p.table.decode(key, line)
+	v := classify(line, p.k, p.exact)
+	p.memo[key] = v
+	return v
+}
+
+// play puts a stone of the side to move on the empty cell i.
+func (p *pos) play(i int) {
+	s := p.side
+	p.cells[i] = s
+	p.hash ^= p.zob[s-1][i]
+	p.stack = append(p.stack, int32(i))
+	p.boxes = append(p.boxes, p.box)
+	x, y := i%p.stride, i/p.stride
+	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
+	for si := range 2 {
+		for d := range 4 {
+			p.score[si] -= patWeight[p.pat[si][i][d]]
+		}
+	}
+	p.update(i, s, true)
+	for _, dl := range p.nearDeltas {
+		p.near[i+dl]++
+	}
+	p.side = 3 - s
+}
+
+// undo takes back the last stone.
+func (p *pos) undo() {
+	i := int(p.stack[len(p.stack)-1])
+	p.stack = p.stack[:len(p.stack)-1]
+	p.box = p.boxes[len(p.boxes)-1]
+	p.boxes = p.boxes[:len(p.boxes)-1]
+	s := p.cells[i]
+	p.cells[i] = cEmpty
+	p.hash ^= p.zob[s-1][i]
+	p.update(i, s, false)
+	for si := range 2 {
+		for d := range 4 {
+			p.score[si] += patWeight[p.pat[si][i][d]]
+		}
+	}
+	for _, dl := range p.nearDeltas {
+		p.near[i+dl]--
+	}
+	p.side = s
+}
+
+// update adds (add) or removes the stone of side s at i in the keys of the
+// cells within K on its lines, and refreshes their patterns, combo indexes
+// and the pattern scores. It walks out from i in each direction and stops
+// at the first wall, past which there is nothing on the board.
+func (p *pos) update(i int, s uint8, add bool) {
+	own, other := int(s-1), int(2-s)
+	dense := p.table.dense
+	for d := range 4 {
+		step := p.dir[d]
+		kOwn, kOther := p.key[own][d], p.key[other][d]
+		pOwn, pOther := p.pat[own], p.pat[other]
+		cw := comboWeight[d]
+		for _, sg := range [2]int{1, -1} {
+			for off := 1; off <= p.k; off++ {
+				j := i - sg*off*step // i is at offset sg*off from j
+				c := p.cells[j]
+				if c == cWall {
+					break
+				}
+				pw := p.pw[sg*off+p.k]
+				if add {
+					kOwn[j] += pw
+					kOther[j] += 2 * pw
+				} else {
+					kOwn[j] -= pw
+					kOther[j] -= 2 * pw
+				}
+				if c != cEmpty {
+					continue
+				}
+				var a, b uint8
+				if dense != nil {
+					a, b = dense[kOwn[j]], dense[kOther[j]]
+				} else {
+					a, b = p.lookup(kOwn[j]), p.lookup(kOther[j])
+				}
+				if old := pOwn[j][d]; old != a {
+					pOwn[j][d] = a
+					p.score[own] += patWeight[a] - patWeight[old]
+					p.combo[own][j] += (uint16(a) - uint16(old)) * cw
+				}
+				if old := pOther[j][d]; old != b {
+					pOther[j][d] = b
+					p.score[other] += patWeight[b] - patWeight[old]
+					p.combo[other][j] += (uint16(b) - uint16(old)) * cw
+				}
+			}
+		}
+	}
+}
+
+// comboWeight is the place value of each direction's pattern in a combo
+// index.
+var comboWeight = [4]uint16{729, 81, 9, 1}
+
+// level returns the combined threat level and ordering value of cell i for
+// side s (cBlack or cWhite).
+func (p *pos) level(i int, s uint8) (uint8, int32) {
+	c := combos[p.combo[s-1][i]]
+	return c.level, c.value
+}

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// DefaultThinkTime is how long hard thinks per move when
+// Options.ThinkTime is zero.
+const DefaultThinkTime = time.Second
+
+// limits decides when a search stops: the caller's context, a node budget
+// (which makes the search reproducible), or a time budget with a soft
+// point after which no new iteration starts.
+type limits struct {
+	ctx      context.Context
+	maxNodes int64     // 0: no node budget
+	soft     time.Time // zero with a node budget
+	hard     time.Time
+}
+
+// checkEvery is how many nodes pass between two looks at the clock and
+// the context.
+const checkEvery = 1024
+
+// newLimits returns the limits for one move starting now.
+func newLimits(ctx context.Context, think time.Duration, maxNodes int64) limits {
+	l := limits{ctx: ctx, maxNodes: maxNodes}
+	if maxNodes <= 0 {
+		now := time.Now()
+		l.hard = now.Add(think)
+		l.soft = now.Add(think * 2 / 5)
+	}
+	return l
+}
+
+// expired reports whether the search must stop after nodes nodes.
+func (l *limits) expired(nodes int64) bool {
+	if l.maxNodes > 0 && nodes >= l.maxNodes {
+		return true
+	}
+	if l.ctx.Err() != nil {
+		return true
+	}
+	return !l.hard.IsZero() && time.Now().After(l.hard)
+}
+
+// pastSoft reports whether a new iteration should not start after nodes
+// nodes: past the soft time point, or past half the node budget.
+func (l *limits) pastSoft(nodes int64) bool {
+	if l.maxNodes > 0 {
+		return nodes >= l.maxNodes/2
+	}
+	return time.Now().After(l.soft)
+}
