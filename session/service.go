@@ -17,8 +17,12 @@ type Config struct {
 	// NewSeed returns the seed of a new game's random choices (the AI's
 	// moves, a random first player). Default: a random number.
 	NewSeed func() uint64
-	// NewPlayer returns the AI player of a level. Default engine.NewPlayer.
+	// NewPlayer returns the AI player of a level. Default: the engine's
+	// player with ThinkTime.
 	NewPlayer func(l engine.Level, rng *rand.Rand) (engine.Player, error)
+	// ThinkTime bounds how long the hard AI searches one move; zero means
+	// engine.DefaultThinkTime. Easy and medium answer at once.
+	ThinkTime time.Duration
 	// ChallengeTTL is how long a duel challenge waits for its opponent.
 	// Default 10 minutes.
 	ChallengeTTL time.Duration
@@ -69,7 +73,10 @@ func New(store Store, cfg *Config) *Service {
 		s.newSeed = rand.Uint64
 	}
 	if s.newPlayer == nil {
-		s.newPlayer = engine.NewPlayer
+		think := cfg.ThinkTime
+		s.newPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+			return engine.NewPlayerWith(l, engine.Options{Rand: rng, ThinkTime: think})
+		}
 	}
 	orDefault := func(d, def time.Duration) time.Duration {
 		if d <= 0 {

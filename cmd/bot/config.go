@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/boardbot/boardbot/engine"
 	"gopkg.in/yaml.v3"
 )
 
@@ -41,6 +43,10 @@ type Config struct {
 		Enabled bool   `yaml:"enabled"`
 		Locale  string `yaml:"locale"`
 	} `yaml:"console"`
+	AI struct {
+		// ThinkTime bounds how long the hard AI searches one move.
+		ThinkTime time.Duration `yaml:"think_time"`
+	} `yaml:"ai"`
 	Telegram TelegramConfig `yaml:"telegram"`
 	Discord  struct {
 		Token Secret `yaml:"token"`
@@ -60,6 +66,7 @@ func defaultConfig() Config {
 	c.Database.Path = "data/bot.db"
 	c.Log.Level = "info"
 	c.Console.Locale = "en"
+	c.AI.ThinkTime = engine.DefaultThinkTime
 	return c
 }
 

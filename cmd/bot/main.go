@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// onExpire tells each platform's adapter about games the sweeper
 	// ended. It is filled in below, before the sweeper starts.
 	onExpire := map[session.Platform]func(session.View){}
-	svc := session.New(store, &session.Config{OnExpire: func(v session.View) {
+	svc := session.New(store, &session.Config{ThinkTime: cfg.AI.ThinkTime, OnExpire: func(v session.View) {
 		if f := onExpire[v.Platform()]; f != nil {
 			f(v)
 		}
