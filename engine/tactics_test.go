@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -28,11 +30,17 @@ type vcfPuzzle struct {
 }
 
 // loadVCF reads the shared VCF puzzles, which live in shared/ beside the
-// repository root; a missing file fails the test.
+// repository root and are not copied into it (their source has no
+// licence). In CI (CI set in the environment), where shared/ is always
+// there, a missing file fails the test; in a clone elsewhere the test is
+// skipped with the reason.
 func loadVCF(t testing.TB) []vcfPuzzle {
 	t.Helper()
 	path := filepath.Join("..", "..", "shared", "testdata", "vcf-freestyle-15.json")
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
+		t.Skipf("tactics puzzles: %s is not beside this clone (CI runs this test)", path)
+	}
 	if err != nil {
 		t.Fatalf("tactics puzzles: %v (expected the shared/ folder beside the repository root)", err)
 	}
