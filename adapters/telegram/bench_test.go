@@ -43,6 +43,8 @@ func BenchmarkTaps(b *testing.B) {
 func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 	h := newHarness(b, func(h *harness) {
 		h.cfg.PollTimeout = 10 * time.Second
+		// The production default.
+		h.cfg.Workers = 0
 		h.noSync = noSync
 	})
 	type events struct{ edit, answer chan time.Time }
