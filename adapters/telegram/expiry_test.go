@@ -42,6 +42,7 @@ func TestSweptGamesShowTheirEndOnTheBoardMessage(t *testing.T) {
 	h.tap(chatA, ann, mA.ID, placeButtons(mA)[0])
 	chatB, ben := private(3001), named(3001, "ben", "zh")
 	mB := h.startGame(chatB, ben, "/play easy gomoku")
+	h.say(chatB, ben, "/lang zh")
 	chatG := group(-3002)
 	cy, dee, eve := named(3003, "cy", "en"), named(3004, "dee", "en"), named(3005, "eve", "en")
 	duel := h.startGame(chatG, cy, "/duel")
@@ -103,7 +104,8 @@ func TestSweptGamesShowTheirEndOnTheBoardMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Edits != 1 || !bytes.Equal(m.Photo, png) || !strings.Contains(m.Caption, render.T(render.English, render.MsgExpired)) || len(placeButtons(m)) != 0 {
+	// Ben asked for Chinese: his game against the AI ends in it.
+	if m.Edits != 1 || !bytes.Equal(m.Photo, png) || !strings.Contains(m.Caption, render.T(render.Chinese, render.MsgExpired)) || len(placeButtons(m)) != 0 {
 		t.Errorf("gomoku after the sweep: %d edits, caption %q, %d live cells", m.Edits, m.Caption, len(placeButtons(m)))
 	}
 	// Swept again, nothing more happens.

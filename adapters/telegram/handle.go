@@ -294,8 +294,9 @@ const expireTimeout = 2 * time.Minute
 
 // Expired edits the board message of a game the session's sweeper ended
 // (session.Config.OnExpire), so that it shows the result and loses its
-// live buttons. Games of other platforms and games without a message are
-// ignored; a failure is logged. It is safe to call from any goroutine,
+// live buttons: a game against the AI in its player's language as set
+// with /lang, anything else in the chat's. Games of other platforms and
+// games without a message are ignored; a failure is logged. It is safe to call from any goroutine,
 // before, during and (to no effect but a logged error) after Run.
 func (b *Bot) Expired(v session.View) {
 	if v.Platform() != Platform || v.Message() == "" {
@@ -311,6 +312,16 @@ func (b *Bot) Expired(v session.View) {
 	r := b.disp.Expired(ctx, v)
 	if r.Game == nil || r.Edit == "" {
 		return
+	}
+	if black, white := v.Seat(engine.Black), v.Seat(engine.White); black.IsAI() != white.IsAI() {
+		human := black
+		if black.IsAI() {
+			human = white
+		}
+		who := session.Actor{Platform: Platform, Chat: v.Chat(), User: human.User}
+		if l, err := b.svc.Lang(ctx, who); err == nil && l != "" {
+			r.Lang = render.LangOf(l)
+		}
 	}
 	id, err := strconv.Atoi(r.Edit)
 	if err == nil {
