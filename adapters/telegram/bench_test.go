@@ -1,6 +1,7 @@
 package telegram_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
+	"github.com/boardbot/boardbot/session"
 )
 
 // BenchmarkTaps measures taps end to end through the client library and
@@ -22,7 +24,8 @@ import (
 // closed loop: the most the bot sustains, latency then is mostly queueing),
 // or, when rate is set, paced so that all chats together offer rate taps
 // per second (an open loop: latency at that load). The bolt sub-benchmarks measure
-// the raw commit rate of the same kind of file on the same disk.
+// the raw commit rate of the same kind of file on the same disk, and
+// store-update-64 the rate of session.BoltStore.Update's grouped commits.
 //
 //	go test -run '^$' -bench Taps -benchtime 1x ./adapters/telegram
 func BenchmarkTaps(b *testing.B) {
@@ -38,11 +41,46 @@ func BenchmarkTaps(b *testing.B) {
 	b.Run("chats=1000/nosync/paced=1000", func(b *testing.B) { benchTaps(b, 1000, 1000, true) })
 	b.Run("bolt-update", func(b *testing.B) { benchBolt(b, false) })
 	b.Run("bolt-batch-64", func(b *testing.B) { benchBolt(b, true) })
+	b.Run("store-update-64", benchStore)
+}
+
+// benchStore measures synced commits through session.BoltStore.Update,
+// which groups concurrent calls into one transaction, with 64 writers
+// each taking a new game id (one small write) per commit.
+func benchStore(b *testing.B) {
+	store, err := session.OpenBolt(filepath.Join(b.TempDir(), "store.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	per := max(b.N, 2000) / 64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			for range per {
+				err := store.Update(ctx, func(tx session.Tx) error {
+					_, err := tx.NewGameID()
+					return err
+				})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(per*64)/time.Since(start).Seconds(), "commits/s")
+	b.ReportMetric(0, "ns/op")
 }
 
 func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 	h := newHarness(b, func(h *harness) {
 		h.cfg.PollTimeout = 10 * time.Second
+		// The production default.
+		h.cfg.Workers = 0
 		h.noSync = noSync
 	})
 	type events struct{ edit, answer chan time.Time }

@@ -28,6 +28,11 @@ type Bot struct {
 	svc  *session.Service
 	disp *adapters.Dispatcher
 	log  *slog.Logger
+	// work bounds every Bot API call but the long poll: Run ends it once
+	// the queued updates are handled, or when draining them takes too
+	// long.
+	work     context.Context
+	stopWork context.CancelFunc
 }
 
 // secretPattern is what Telegram accepts as a webhook secret token.
@@ -64,6 +69,11 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 		return nil, classify("getMe", cfg.Token, err)
 	}
 	b.disp = adapters.NewDispatcher(svc, Platform, b.api.Self.UserName, cfg.Log)
+	// The client library makes requests without a context: bind them to
+	// work, so that a shutdown past its timeout aborts them. It is set
+	// here, before any other goroutine can use the Bot.
+	b.work, b.stopWork = context.WithCancel(context.Background())
+	b.api.Client = ctxClient{ctx: b.work, client: b.http}
 	return b, nil
 }
 
@@ -80,11 +90,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		return err
 	}
 	// Handling goes on after ctx ends, until the queue is drained.
-	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	work, cancelWork := b.work, b.stopWork
 	defer cancelWork()
-	// The client library makes requests without a context: bind them to
-	// work, so that a shutdown past its timeout aborts them.
-	b.api.Client = ctxClient{ctx: work, client: b.http}
 	sched := newScheduler(b.cfg.Workers, b.cfg.Queue)
 	drain := func() {
 		stop := time.AfterFunc(b.cfg.ShutdownTimeout, cancelWork)

@@ -35,7 +35,9 @@ type Config struct {
 	Mode string
 	// Webhook configures ModeWebhook.
 	Webhook WebhookConfig
-	// Workers is how many updates are handled at once. Default 16.
+	// Workers is how many updates are handled at once. Default 64: a
+	// worker mostly waits, on the Bot API or on the database's commit, and
+	// the commits of concurrent workers share one fsync.
 	Workers int
 	// Queue is how many received updates may wait for a worker before
 	// polling pauses (or webhook requests wait). Default 1024.
@@ -97,7 +99,7 @@ func (c Config) withDefaults() Config {
 		c.Mode = ModePolling
 	}
 	if c.Workers <= 0 {
-		c.Workers = 16
+		c.Workers = 64
 	}
 	if c.Queue <= 0 {
 		c.Queue = 1024

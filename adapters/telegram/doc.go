@@ -11,11 +11,14 @@
 // Typed commands go to the shared adapters.Dispatcher and get a reply in
 // the chat. A tap answers its callback query exactly once and edits the
 // board message at most once; it never adds a message to the chat. Boards
-// up to 8 columns are the inline keyboard itself; any keyboard is fitted
-// to Telegram's limits (8 buttons a row, 100 in all), and typed
-// coordinates such as "h8" reach every cell. Errors of the Bot API are
+// up to 8 columns are the inline keyboard itself; wider boards are a
+// photo of the whole board with a window of cells and arrows as the
+// keyboard, and typed coordinates such as "h8" reach every cell. In a
+// duel only its two players' taps count. Bot.Expired shows the end of a
+// game the session's sweeper ended on its board message. Errors of the Bot API are
 // typed (APIError, ErrFlood, ErrNotModified, ErrTransient): flood waits
 // honour retry_after and "message is not modified" counts as success.
 //
-// A Bot is safe for concurrent use; Run may be called once.
+// A Bot is safe for concurrent use, Expired included; Run may be called
+// once.
 package telegram

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -30,11 +31,14 @@ func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
 	}
 }
 
-// userOf returns the session user of a Telegram user.
+// userOf returns the session user of a Telegram user. Its name is the
+// username when the user has one, since that is how "/duel @username"
+// names them and how the session matches a challenge addressed to a user
+// whose id it does not know; else the user's full name.
 func userOf(u *tgbotapi.User) session.User {
-	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	name := u.UserName
 	if name == "" {
-		name = u.UserName
+		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
 	}
 	return session.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
 }
@@ -282,4 +286,48 @@ func hasButton(m *tgbotapi.Message, data string) bool {
 		}
 	}
 	return false
+}
+
+// expireTimeout bounds showing one game the sweeper ended, retries
+// included.
+const expireTimeout = 2 * time.Minute
+
+// Expired edits the board message of a game the session's sweeper ended
+// (session.Config.OnExpire), so that it shows the result and loses its
+// live buttons: a game against the AI in its player's language as set
+// with /lang, anything else in the chat's. Games of other platforms and
+// games without a message are ignored; a failure is logged. It is safe to call from any goroutine,
+// before, during and (to no effect but a logged error) after Run.
+func (b *Bot) Expired(v session.View) {
+	if v.Platform() != Platform || v.Message() == "" {
+		return
+	}
+	chat, err := strconv.ParseInt(v.Chat(), 10, 64)
+	if err != nil {
+		b.log.Error("expired game in a chat that is not Telegram's", "game", v.ID(), "chat", v.Chat())
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.work, expireTimeout)
+	defer cancel()
+	r := b.disp.Expired(ctx, v)
+	if r.Game == nil || r.Edit == "" {
+		return
+	}
+	if black, white := v.Seat(engine.Black), v.Seat(engine.White); black.IsAI() != white.IsAI() {
+		human := black
+		if black.IsAI() {
+			human = white
+		}
+		who := session.Actor{Platform: Platform, Chat: v.Chat(), User: human.User}
+		if l, err := b.svc.Lang(ctx, who); err == nil && l != "" {
+			r.Lang = render.LangOf(l)
+		}
+	}
+	id, err := strconv.Atoi(r.Edit)
+	if err == nil {
+		err = b.editBoard(ctx, chat, id, *r.Game, r.Lang, nil)
+	}
+	if err != nil {
+		b.log.Error("showing an expired game failed", "chat", chat, "game", v.ID(), "err", err)
+	}
 }

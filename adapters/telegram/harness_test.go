@@ -60,13 +60,17 @@ type harness struct {
 	last   session.GameID
 	// noSync opens the bbolt file without fsync (benchmarks that say so).
 	noSync bool
+	// now is the session's clock (nil: the real one); think bounds the
+	// hard AI's search (0: the session's default).
+	now   func() time.Time
+	think time.Duration
 }
 
 // newHarness starts a fake server and a bot polling it; edit adjusts the
 // bot's config (h.cfg) or the fake before the bot starts.
 func newHarness(t testing.TB, edit func(h *harness)) *harness {
 	t.Helper()
-	h := &harness{t: t, fake: telegramtest.NewServer(), dbPath: filepath.Join(t.TempDir(), "bot.db"), sleep: &sleeper{}}
+	h := &harness{t: t, fake: telegramtest.NewServer(), dbPath: filepath.Join(t.TempDir(), "bot.db"), sleep: &sleeper{}, think: 20 * time.Millisecond}
 	t.Cleanup(h.fake.Close)
 	h.cfg = telegram.Config{
 		Token:       telegramtest.Token,
@@ -98,10 +102,16 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.store = store
-	h.svc = session.New(store, &session.Config{NewSeed: func() uint64 {
-		h.seed++
-		return h.seed
-	}})
+	h.svc = session.New(store, &session.Config{
+		NewSeed: func() uint64 {
+			h.seed++
+			return h.seed
+		},
+		Now:       h.now,
+		ThinkTime: h.think,
+		// As cmd/bot wires it; Sweep runs on the test's goroutine.
+		OnExpire: func(v session.View) { h.bot.Expired(v) },
+	})
 }
 
 // closeStore checks the bbolt file's consistency and closes it.
@@ -321,6 +331,13 @@ func (h *harness) playByTaps(chat tgbotapi.Chat, from tgbotapi.User, msg int, rn
 func pt(x, y int) engine.Point { return engine.Point{X: x, Y: y} }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// named returns a user with a Telegram username.
+func named(id int64, username, lang string) tgbotapi.User {
+	u := user(id, lang)
+	u.UserName = username
+	return u
+}
 
 func user(id int64, lang string) tgbotapi.User {
 	return tgbotapi.User{ID: id, FirstName: "User" + strconv.FormatInt(id, 10), LanguageCode: lang}

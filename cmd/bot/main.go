@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		tg, err := newTelegram(svc, cfg.Telegram, log)
+		tg, err := newTelegram(svc, cfg.Telegram, log, onExpire)
 		if err != nil {
 			return err
 		}

@@ -29,8 +29,9 @@ type TelegramConfig struct {
 }
 
 // newTelegram connects to the Bot API (getMe) and returns the Telegram
-// bot playing the games of svc.
-func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*telegram.Bot, error) {
+// bot playing the games of svc. It sets the bot's entry of onExpire, so
+// that games the sweeper ends show it on their board messages.
+func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
 	bot, err := telegram.New(svc, telegram.Config{
 		Token:       string(c.Token),
 		APIEndpoint: c.APIEndpoint,
@@ -46,6 +47,7 @@ func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*tel
 	if err != nil {
 		return nil, err
 	}
+	onExpire[telegram.Platform] = bot.Expired
 	mode := c.Mode
 	if mode == "" {
 		mode = telegram.ModePolling

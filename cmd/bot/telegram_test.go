@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
 )
 
 func TestRunServesTelegramWithAToken(t *testing.T) {
@@ -43,5 +48,60 @@ func TestRunServesTelegramWithAToken(t *testing.T) {
 	}
 	if out.Len() != 0 || strings.Contains(errOut.String(), telegramtest.Token) {
 		t.Fatalf("terminal output with Telegram only:\n%s\nlog:\n%s", out.String(), errOut.String())
+	}
+}
+
+func TestTelegramShowsExpiredGames(t *testing.T) {
+	fake := telegramtest.NewServer()
+	defer fake.Close()
+	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	// As run wires it: the sweeper's reports go to the platform's entry.
+	onExpire := map[session.Platform]func(session.View){}
+	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
+	var c TelegramConfig
+	c.Token, c.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
+	bot, err := newTelegram(svc, c, slog.New(slog.DiscardHandler), onExpire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onExpire[telegram.Platform] == nil {
+		t.Fatal("no onExpire entry for Telegram")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	chat := tgbotapi.Chat{ID: 43, Type: "private"}
+	fake.SendText(chat, tgbotapi.User{ID: 43, FirstName: "Ann"}, "/play")
+	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer wcancel()
+	// A chat's updates are handled in order: once a tap after /play is
+	// answered, the board was sent and bound to the game.
+	tap := fake.Tap(chat, tgbotapi.User{ID: 43, FirstName: "Ann"}, 0, "n")
+	if err := fake.Wait(wctx, func() bool { return fake.Answered(tap) }); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := fake.LastBotMessage(43)
+	mu.Lock()
+	now = now.Add(session.DefaultIdleAI)
+	mu.Unlock()
+	if n, err := svc.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("sweep ended %d: %v", n, err)
+	}
+	after, _ := fake.Message(43, m.ID)
+	if after.Edits != 1 || !strings.Contains(after.Text, render.T(render.English, render.MsgExpired)) {
+		t.Errorf("board after the sweep: %+v", after)
 	}
 }
