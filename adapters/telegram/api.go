@@ -32,6 +32,13 @@ func (b *Bot) call(ctx context.Context, method string, idempotent bool, do func(
 			return err
 		}
 		var ae *APIError
+		if b.cfg.OnAPIError != nil {
+			code := 0
+			if errors.As(err, &ae) {
+				code = ae.Code
+			}
+			b.cfg.OnAPIError(code)
+		}
 		if !errors.As(err, &ae) || attempt >= b.cfg.MaxRetries {
 			return err
 		}

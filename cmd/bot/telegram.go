@@ -29,8 +29,9 @@ type TelegramConfig struct {
 }
 
 // newTelegram connects to the Bot API (getMe) and returns the Telegram
-// bot playing the games of svc.
-func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*telegram.Bot, error) {
+// bot playing the games of svc, counting its updates and API errors in m.
+func newTelegram(svc *session.Service, cfg Config, log *slog.Logger, m *metrics) (*telegram.Bot, error) {
+	c := cfg.Telegram
 	bot, err := telegram.New(svc, telegram.Config{
 		Token:       string(c.Token),
 		APIEndpoint: c.APIEndpoint,
@@ -40,8 +41,11 @@ func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger) (*tel
 			URL:    c.Webhook.URL,
 			Secret: string(c.Webhook.Secret),
 		},
-		Workers: c.Workers,
-		Log:     log,
+		Workers:         c.Workers,
+		Log:             log,
+		ShutdownTimeout: cfg.ShutdownTimeout,
+		OnUpdate:        m.onUpdate(telegram.Platform),
+		OnAPIError:      m.onAPIError(telegram.Platform),
 	})
 	if err != nil {
 		return nil, err
