@@ -61,6 +61,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	level, _ := logLevel(cfg.Log.Level)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Secrets log redacted (Secret.LogValue).
+	log.Debug("configuration", "db", cfg.Database.Path, "telegram_token", cfg.Telegram.Token,
+		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
 
 	store, err := session.OpenBolt(cfg.Database.Path, nil)
 	if errors.Is(err, session.ErrLocked) {
