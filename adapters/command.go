@@ -108,7 +108,10 @@ func (e *CommandError) Message() (render.Key, []any) {
 // and malformed arguments give a *CommandError.
 func ParseCommand(text, botName string) (Command, error) {
 	if len(text) > MaxCommandLen {
-		return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: text[:20] + "…"}
+		if !strings.HasPrefix(strings.TrimSpace(text), "/") {
+			return Command{}, ErrNotCommand
+		}
+		return Command{}, &CommandError{Key: render.MsgTooLong, Arg: strconv.Itoa(MaxCommandLen)}
 	}
 	fields := strings.Fields(text)
 	if len(fields) == 0 || !strings.HasPrefix(fields[0], "/") {

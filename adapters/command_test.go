@@ -50,7 +50,8 @@ func TestParseCommandRefusals(t *testing.T) {
 		{"/play k2", render.MsgBadRules, nil},
 		{"/play 07x7", render.MsgBadArgument, nil},
 		{"/resign now", render.MsgBadArgument, nil},
-		{"/play " + strings.Repeat("hard ", 50), render.MsgBadArgument, nil},
+		{"/play " + strings.Repeat("hard ", 50), render.MsgTooLong, nil},
+		{strings.Repeat("chatter ", 50), "", ErrNotCommand},
 		{"hello", "", ErrNotCommand},
 		{"", "", ErrNotCommand},
 		{"/play@OtherBot hard", "", ErrOtherBot},
@@ -74,6 +75,15 @@ func TestParseCommandRefusals(t *testing.T) {
 			if strings.Contains(msg, "\n") || msg == render.T(l, render.MsgInternal) {
 				t.Errorf("ParseCommand(%q) message in %s: %q", tt.in, l, msg)
 			}
+		}
+	}
+}
+
+func TestTooLongCommandSaysTheLimit(t *testing.T) {
+	_, err := ParseCommand("/play "+strings.Repeat("x", MaxCommandLen), "")
+	for _, l := range render.Langs {
+		if msg := render.ErrorText(l, err); !strings.Contains(msg, "200") {
+			t.Errorf("in %s: %q does not give the limit", l, msg)
 		}
 	}
 }

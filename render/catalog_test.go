@@ -98,6 +98,7 @@ func TestEverySessionRefusalHasAMessage(t *testing.T) {
 	for _, err := range []error{
 		session.ErrNotFound, session.ErrGameOver, session.ErrNotAPlayer, session.ErrNotYourTurn,
 		session.ErrStale, session.ErrOffBoard, session.ErrCellTaken, session.ErrAlreadyPlaying,
+		session.ErrBusy, session.ErrUserGames, session.ErrChatGames, session.ErrCooldown,
 		session.ErrBadRequest, session.ErrConflict, engine.ErrBadRules, badCoord,
 	} {
 		for _, l := range Langs {

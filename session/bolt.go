@@ -196,6 +196,17 @@ func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 // Close closes the bbolt file.
 func (s *BoltStore) Close() error { return s.db.Close() }
 
+// LiveCount returns how many open challenges and running games the store
+// holds, for metrics.
+func (s *BoltStore) LiveCount() (int, error) {
+	n := 0
+	err := s.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucketLive).Stats().KeyN
+		return nil
+	})
+	return n, err
+}
+
 // boltTx implements Tx on a bbolt transaction.
 type boltTx struct{ tx *bolt.Tx }
 

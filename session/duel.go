@@ -24,8 +24,10 @@ type ChallengeRequest struct {
 
 // Challenge creates an open challenge: a game waiting for its opponent,
 // which expires after Config.ChallengeTTL. Invalid rules, no user, or a
-// challenge to oneself give ErrBadRequest.
-func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest) (View, error) {
+// challenge to oneself give ErrBadRequest. Limits give ErrCooldown,
+// ErrUserGames and ErrChatGames.
+func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	if err := req.Rules.Validate(); err != nil {
 		return View{}, fmt.Errorf("session: challenge: %w: %w", ErrBadRequest, err)
 	}
@@ -39,6 +41,9 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	case opp.ID == who.User.ID || (opp.ID == "" && opp.Name != "" && strings.EqualFold(opp.Name, who.User.Name)):
 		return View{}, fmt.Errorf("session: challenge: %w: to oneself", ErrBadRequest)
 	}
+	if err := s.checkCooldown(who); err != nil {
+		return View{}, err
+	}
 	g := s.newGame(who, req.Rules, Open)
 	me, them := Seat{User: who.User}, Seat{User: opp}
 	g.Seats, g.Challenger = [2]Seat{me, them}, engine.Black
@@ -49,17 +54,23 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	if err != nil {
 		return View{}, fmt.Errorf("session: challenge: %w", err)
 	}
+	s.markCooldown(who)
 	return v, nil
 }
 
 // Accept starts the duel of an open challenge with the caller in the
 // challenged seat. Accepting a challenge the caller already accepted
 // returns the game. Refusals: ErrNotFound, ErrNotForYou, ErrNotOpen, and
-// ErrExpired with the lapsed challenge.
-func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (View, error) {
+// ErrExpired with the lapsed challenge, and ErrUserGames when the caller
+// already takes part in Limits.GamesPerUser live games in the chat.
+func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	return s.answer(ctx, who, id, "accept", func(g *Game, role role) error {
 		if role != challenged && role != addressee {
 			return ErrNotForYou
+		}
+		if err := s.checkUser(ctx, who); err != nil {
+			return err
 		}
 		g.Seats[g.Challenger.Opponent()-1] = Seat{User: who.User}
 		g.Status = Running
@@ -71,7 +82,8 @@ func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (View, error
 // ErrNotFound, ErrNotForYou (an open challenge, or one for someone else:
 // only its addressee declines), ErrNotOpen, and ErrExpired with the lapsed
 // challenge.
-func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (View, error) {
+func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	return s.answer(ctx, who, id, "decline", func(g *Game, role role) error {
 		if role != addressee {
 			return ErrNotForYou
@@ -83,7 +95,8 @@ func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (View, erro
 
 // Cancel withdraws the caller's own challenge. Refusals: ErrNotFound,
 // ErrNotForYou, ErrNotOpen, and ErrExpired with the lapsed challenge.
-func (s *Service) Cancel(ctx context.Context, who Actor, id GameID) (View, error) {
+func (s *Service) Cancel(ctx context.Context, who Actor, id GameID) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	return s.answer(ctx, who, id, "cancel", func(g *Game, role role) error {
 		if role != challenger {
 			return ErrNotForYou
@@ -176,8 +189,11 @@ func (s *Service) view(g *Game) (View, error) {
 // was declined, cancelled or lapsed: then a new one is made. Refusals:
 // ErrNotFound, ErrNotAPlayer, ErrNotOver, ErrNotStarted (a challenge that
 // never became a game), and ErrAlreadyPlaying with the user's running
-// game against the AI.
-func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, error) {
+// game against the AI. A new game or challenge is subject to the limits
+// (ErrUserGames, ErrChatGames, and ErrCooldown for a challenge) and, when
+// the AI moves first, ErrBusy.
+func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(id))()
 	old, err := s.loadFor(ctx, who, id)
 	if err != nil {
@@ -207,6 +223,9 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, erro
 	g.Seats = [2]Seat{old.Seats[1], old.Seats[0]}
 	if g.IsDuel() {
 		g.Status, g.Challenger = Open, g.SideOf(who.User.ID)
+		if err := s.checkCooldown(who); err != nil {
+			return View{}, err
+		}
 	} else {
 		defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
 		if v, err := s.runningAI(ctx, who); err != nil {
@@ -227,6 +246,9 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (View, erro
 	})
 	if err != nil {
 		return View{}, fmt.Errorf("session: rematch of %s: %w", id, err)
+	}
+	if g.IsDuel() {
+		s.markCooldown(who)
 	}
 	return v, nil
 }

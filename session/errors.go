@@ -45,6 +45,20 @@ var (
 	ErrNotStarted = errors.New("game has not started")
 	// ErrNotOver is returned by Rematch when the game is still running.
 	ErrNotOver = errors.New("game is still running")
+	// ErrBusy is returned by Place, Start and Rematch when the AI would
+	// have to search but every AI worker is busy and its queue is full;
+	// nothing changed, and the same request may succeed in a moment.
+	ErrBusy = errors.New("AI is busy")
+	// ErrUserGames is returned by Start, Challenge, Rematch and Accept
+	// when the user already takes part in Limits.GamesPerUser live games
+	// in the chat.
+	ErrUserGames = errors.New("too many games for this user")
+	// ErrChatGames is returned by Start, Challenge and Rematch when the
+	// chat already holds Limits.GamesPerChat live games.
+	ErrChatGames = errors.New("too many games in this chat")
+	// ErrCooldown is returned by Challenge and by a duel's Rematch when the
+	// user made a challenge less than Limits.ChallengeCooldown ago.
+	ErrCooldown = errors.New("challenging too often")
 	// ErrBadRequest is returned when a request's fields are invalid, such
 	// as an unknown level or out-of-range rules.
 	ErrBadRequest = errors.New("bad request")

@@ -32,6 +32,19 @@ type Config struct {
 	// TurnLimit is how long a player in a duel has for a move; the player
 	// who lets it run out loses. Default 1 hour.
 	TurnLimit time.Duration
+	// AIWorkers is how many expensive AI searches (hard on boards larger
+	// than 4×4) run at once. Default the number of CPUs.
+	AIWorkers int
+	// AIQueue is how many expensive AI searches may wait for a worker;
+	// beyond that a move is refused with ErrBusy. Default DefaultAIQueue;
+	// negative means none wait.
+	AIQueue int
+	// Limits caps live games per user and chat and the rate of
+	// challenges. The zero value means no limits.
+	Limits Limits
+	// Observer hears of moves, refusals, AI think times and commits, for
+	// metrics. Default none.
+	Observer Observer
 	// OnExpire, when set, is called by Sweep with each game it ended, so
 	// that adapters can update the game's message. It runs on Sweep's
 	// goroutine, after the change committed.
@@ -55,6 +68,10 @@ type Service struct {
 	limits    limits
 	onExpire  func(View)
 	locks     keyedMutex
+	pool      *aiPool
+	lim       Limits
+	cooldowns cooldowns
+	observer  Observer
 }
 
 // limits are the time limits of live games.
@@ -90,6 +107,12 @@ func New(store Store, cfg *Config) *Service {
 		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
 	}
 	s.onExpire = cfg.OnExpire
+	s.pool = newAIPool(cfg.AIWorkers, cfg.AIQueue)
+	s.lim = cfg.Limits
+	s.observer = cfg.Observer
+	if s.observer == nil {
+		s.observer = nopObserver{}
+	}
 	return s
 }
 
@@ -124,8 +147,10 @@ type StartRequest struct {
 // Start begins a game between the user and the AI and, when the AI moves
 // first, plays its first move. When the user already has a running game
 // against the AI in the chat, Start returns a view of that game with
-// ErrAlreadyPlaying. Invalid rules or level give ErrBadRequest.
-func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (View, error) {
+// ErrAlreadyPlaying. Invalid rules or level give ErrBadRequest. Limits
+// give ErrUserGames and ErrChatGames, and a busy AI ErrBusy.
+func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	if err := req.Rules.Validate(); err != nil {
 		return View{}, fmt.Errorf("session: start: %w: %w", ErrBadRequest, err)
 	}
@@ -202,7 +227,17 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 		return View{}, err
 	}
 	s.touch(g)
+	who := Actor{Platform: g.Platform, Chat: g.Chat, User: g.Seats[0].User}
+	if g.Challenger != engine.Empty {
+		who.User = g.Seat(g.Challenger).User
+	} else if g.Seats[0].IsAI() {
+		who.User = g.Seats[1].User
+	}
+	start := time.Now()
 	err = s.store.Update(ctx, func(tx Tx) error {
+		if err := s.lim.check(tx, who); err != nil {
+			return err
+		}
 		id, err := tx.NewGameID()
 		if err != nil {
 			return err
@@ -218,6 +253,10 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 	})
 	if err != nil {
 		return View{}, fmt.Errorf("session: new game: %w", err)
+	}
+	s.observer.Committed(time.Since(start))
+	if g.MoveNo() > 0 {
+		s.observer.Moved(g.Platform, true)
 	}
 	return newView(g, b), nil
 }
@@ -248,9 +287,11 @@ type PlaceRequest struct {
 // Place checks the request against the game, plays the stone, lets the AI
 // reply when it is the AI's turn, and commits both moves together. Refusals,
 // which change nothing: ErrNotFound, ErrGameOver, ErrNotStarted,
-// ErrNotAPlayer, ErrStale, ErrNotYourTurn, ErrOffBoard, ErrCellTaken. A
-// game past its deadline is ended as expired and returned with ErrExpired.
-func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (View, error) {
+// ErrNotAPlayer, ErrStale, ErrNotYourTurn, ErrOffBoard, ErrCellTaken, and
+// ErrBusy when the AI's reply would wait for a full AI pool. A game past
+// its deadline is ended as expired and returned with ErrExpired.
+func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(req.Game))()
 	g, err := s.loadFor(ctx, who, req.Game)
 	if err != nil {
@@ -288,13 +329,22 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (View,
 		return View{}, err
 	}
 	s.touch(&g)
-	return s.commit(ctx, &g, b, Running)
+	v, err := s.commit(ctx, &g, b, Running)
+	if err != nil {
+		return View{}, err
+	}
+	s.observer.Moved(g.Platform, false)
+	if g.MoveNo() > req.MoveNo+1 {
+		s.observer.Moved(g.Platform, true)
+	}
+	return v, nil
 }
 
 // Resign ends the user's game as a loss for them. Refusals: ErrNotFound,
 // ErrNotStarted (an open challenge: Cancel or Decline it), ErrGameOver,
 // ErrNotAPlayer, and ErrExpired with the expired game.
-func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (View, error) {
+func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err error) {
+	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(id))()
 	g, err := s.loadFor(ctx, who, id)
 	if err != nil {
@@ -412,11 +462,21 @@ func (s *Service) playAI(ctx context.Context, g *Game, b *engine.Board) error {
 	if g.Status.Over() || !g.Seat(g.ToMove()).IsAI() {
 		return nil
 	}
-	ai, err := s.newPlayer(g.Seat(g.ToMove()).AI, rand.New(rand.NewPCG(g.Seed, uint64(g.MoveNo()))))
+	level := g.Seat(g.ToMove()).AI
+	if expensive(level, g.Rules) {
+		release, err := s.pool.acquire(ctx)
+		if err != nil {
+			return fmt.Errorf("session: game %s: %w", g.ID, err)
+		}
+		defer release()
+	}
+	ai, err := s.newPlayer(level, rand.New(rand.NewPCG(g.Seed, uint64(g.MoveNo()))))
 	if err != nil {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)
 	}
+	start := time.Now()
 	p, err := ai.Move(ctx, b)
+	s.observer.Thought(level, g.Rules, time.Since(start))
 	if err != nil {
 		return fmt.Errorf("session: game %s: AI move: %w", g.ID, err)
 	}
@@ -433,6 +493,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 		g.Deadline = time.Time{}
 	}
 	ended := g.Status.Over() && !was.Over()
+	start := time.Now()
 	err := s.store.Update(ctx, func(tx Tx) error {
 		if err := tx.PutGame(*g); err != nil {
 			return err
@@ -445,6 +506,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 	if err != nil {
 		return View{}, fmt.Errorf("session: commit game %s: %w", g.ID, err)
 	}
+	s.observer.Committed(time.Since(start))
 	return newView(g, b), nil
 }
 

@@ -55,6 +55,13 @@ type Config struct {
 	Handled func(interactionID string)
 	// Log receives errors; nil discards them. Tokens are never logged.
 	Log *slog.Logger
+	// OnUpdate, when set, is called with the kind ("command",
+	// "component", "autocomplete" or "other") of every interaction the
+	// bot receives, for metrics.
+	OnUpdate func(kind string)
+	// OnAPIError, when set, is called with the HTTP status (0: no answer)
+	// of every REST call that fails, for metrics.
+	OnAPIError func(code int)
 }
 
 // Bot serves the games on Discord: it registers the slash commands and
@@ -95,6 +102,11 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.ShouldReconnectOnError = true
 	s.ShouldRetryOnRateLimit = true
+	if cfg.OnAPIError != nil {
+		c := *s.Client
+		c.Transport = apiErrors{next: c.Transport, report: cfg.OnAPIError}
+		s.Client = &c
+	}
 	b := &Bot{s: s, svc: svc, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
 	s.AddHandler(b.onInteraction)
 	return b, nil
@@ -163,6 +175,9 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	i := ic.Interaction
 	if i == nil {
 		return
+	}
+	if b.cfg.OnUpdate != nil {
+		b.cfg.OnUpdate(interactionKind(i.Type))
 	}
 	base, ok := b.begin()
 	if !ok {

@@ -31,6 +31,7 @@ func (b *Bot) call(ctx context.Context, method string, idempotent bool, do func(
 		if err == nil || errors.Is(err, ErrNotModified) {
 			return err
 		}
+		b.reportAPIError(err)
 		var ae *APIError
 		if !errors.As(err, &ae) || attempt >= b.cfg.MaxRetries {
 			return err
@@ -51,6 +52,20 @@ func (b *Bot) call(ctx context.Context, method string, idempotent bool, do func(
 			return err
 		}
 	}
+}
+
+// reportAPIError passes the code of a failed call (0 when it got no
+// answer) to Config.OnAPIError.
+func (b *Bot) reportAPIError(err error) {
+	if b.cfg.OnAPIError == nil {
+		return
+	}
+	code := 0
+	var ae *APIError
+	if errors.As(err, &ae) {
+		code = ae.Code
+	}
+	b.cfg.OnAPIError(code)
 }
 
 // request makes an idempotent call whose result is not needed.

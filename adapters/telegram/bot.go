@@ -148,6 +148,7 @@ func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Up
 			err = classify("getUpdates", b.cfg.Token, err)
 			wait := b.cfg.Backoff(failures)
 			var ae *APIError
+			b.reportAPIError(err)
 			if errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusNotFound) {
 				return offset, fmt.Errorf("telegram: polling stopped: %w", err)
 			}

@@ -73,6 +73,13 @@ type Config struct {
 	SlowMove func(v session.View) bool
 	// Log receives the Bot's logs; nil discards them.
 	Log *slog.Logger
+	// OnUpdate, when set, is called with the kind ("message", "callback"
+	// or "other") of every update the Bot handles, for metrics.
+	OnUpdate func(kind string)
+	// OnAPIError, when set, is called with APIError.Code (0: no answer)
+	// of every failed Bot API call attempt but "message is not modified",
+	// for metrics.
+	OnAPIError func(code int)
 }
 
 // WebhookConfig configures ModeWebhook.

@@ -523,15 +523,20 @@ func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
 	}
 	defer store.Close()
 	s := &sleeper{}
-	bot, err := telegram.New(session.New(store, nil), telegram.Config{Token: telegramtest.Token, APIEndpoint: fake.Endpoint(), Sleep: s.Sleep})
+	var codes []int // Run calls OnAPIError from its polling goroutine only
+	bot, err := telegram.New(session.New(store, nil), telegram.Config{Token: telegramtest.Token, APIEndpoint: fake.Endpoint(), Sleep: s.Sleep,
+		OnAPIError: func(code int) { codes = append(codes, code) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake.Fail("getUpdates", telegramtest.Fault{Status: http.StatusUnauthorized, Description: "Unauthorized"})
+	fake.Fail("getUpdates", telegramtest.ServerError(), telegramtest.Fault{Status: http.StatusUnauthorized, Description: "Unauthorized"})
 	err = bot.Run(context.Background())
 	var ae *telegram.APIError
 	if !errors.As(err, &ae) || ae.Code != http.StatusUnauthorized {
 		t.Fatalf("Run with a revoked token: %v", err)
+	}
+	if !slices.Equal(codes, []int{http.StatusInternalServerError, http.StatusUnauthorized}) {
+		t.Fatalf("OnAPIError heard %v", codes)
 	}
 }
 

@@ -23,12 +23,26 @@ func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
 			b.log.Error("panic while handling an update", "update", u.UpdateID, "panic", p)
 		}
 	}()
+	if b.cfg.OnUpdate != nil {
+		b.cfg.OnUpdate(updateKind(u))
+	}
 	switch {
 	case u.CallbackQuery != nil:
 		b.onTap(ctx, u.CallbackQuery)
 	case u.Message != nil:
 		b.onMessage(ctx, u.Message)
 	}
+}
+
+// updateKind names the kind of an update for Config.OnUpdate.
+func updateKind(u tgbotapi.Update) string {
+	switch {
+	case u.CallbackQuery != nil:
+		return "callback"
+	case u.Message != nil:
+		return "message"
+	}
+	return "other"
 }
 
 // userOf returns the session user of a Telegram user. Its name is the

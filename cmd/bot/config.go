@@ -46,9 +46,28 @@ type Config struct {
 	AI struct {
 		// ThinkTime bounds how long the hard AI searches one move.
 		ThinkTime time.Duration `yaml:"think_time"`
+		// Workers is how many hard searches run at once; 0 means the
+		// number of CPUs.
+		Workers int `yaml:"workers"`
+		// Queue is how many hard searches may wait for a worker; 0 means
+		// session.DefaultAIQueue.
+		Queue int `yaml:"queue"`
 	} `yaml:"ai"`
-	Telegram TelegramConfig `yaml:"telegram"`
-	Discord  struct {
+	Limits struct {
+		GamesPerUser      int           `yaml:"games_per_user"`
+		GamesPerChat      int           `yaml:"games_per_chat"`
+		ChallengeCooldown time.Duration `yaml:"challenge_cooldown"`
+	} `yaml:"limits"`
+	Metrics struct {
+		// Listen is the address of /metrics, /healthz and /backup; empty
+		// serves none of them.
+		Listen string `yaml:"listen"`
+	} `yaml:"metrics"`
+	// ShutdownTimeout bounds how long the bot finishes the work in hand
+	// after it is told to stop.
+	ShutdownTimeout time.Duration  `yaml:"shutdown_timeout"`
+	Telegram        TelegramConfig `yaml:"telegram"`
+	Discord         struct {
 		Token Secret `yaml:"token"`
 		// AppID is the application id; empty means the bot user's id.
 		AppID string `yaml:"app_id"`
@@ -67,6 +86,10 @@ func defaultConfig() Config {
 	c.Log.Level = "info"
 	c.Console.Locale = "en"
 	c.AI.ThinkTime = engine.DefaultThinkTime
+	c.Limits.GamesPerUser = 5
+	c.Limits.GamesPerChat = 100
+	c.Limits.ChallengeCooldown = 5 * time.Second
+	c.ShutdownTimeout = 10 * time.Second
 	return c
 }
 
@@ -81,6 +104,7 @@ var envOverrides = []struct {
 	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
 	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
 	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},
+	{"BOT_METRICS_LISTEN", func(c *Config, v string) { c.Metrics.Listen = v }},
 }
 
 // loadConfig reads the YAML file at path (none when path is empty) over the

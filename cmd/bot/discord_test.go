@@ -77,7 +77,7 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
 	var cfg Config
 	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
-	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire)
+	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(store.LiveCount))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,13 @@
 //
 //	bot [-config FILE] [-db FILE]
 //
+// With metrics.listen set (env BOT_METRICS_LISTEN) it serves /metrics,
+// /healthz and /backup on that address.
+//
 // Configuration comes from the YAML file (see config.example.yaml) with
 // environment variables overriding it: TELEGRAM_TOKEN,
 // TELEGRAM_API_ENDPOINT, TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, BOT_DB,
-// BOT_LOG_LEVEL.
+// BOT_LOG_LEVEL, BOT_METRICS_LISTEN.
 package main
 
 import (
@@ -58,6 +61,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	level, _ := logLevel(cfg.Log.Level)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Secrets log redacted (Secret.LogValue).
+	log.Debug("configuration", "db", cfg.Database.Path, "telegram_token", cfg.Telegram.Token,
+		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
 
 	store, err := session.OpenBolt(cfg.Database.Path, nil)
 	if errors.Is(err, session.ErrLocked) {
@@ -74,28 +80,41 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// onExpire tells each platform's adapter about games the sweeper
 	// ended. It is filled in below, before the sweeper starts.
 	onExpire := map[session.Platform]func(session.View){}
-	svc := session.New(store, &session.Config{ThinkTime: cfg.AI.ThinkTime, OnExpire: func(v session.View) {
-		if f := onExpire[v.Platform()]; f != nil {
-			f(v)
-		}
-	}})
+	m := newMetrics(store.LiveCount)
+	svc := session.New(store, &session.Config{
+		ThinkTime: cfg.AI.ThinkTime, AIWorkers: cfg.AI.Workers, AIQueue: cfg.AI.Queue,
+		Limits: session.Limits{
+			GamesPerUser: cfg.Limits.GamesPerUser, GamesPerChat: cfg.Limits.GamesPerChat,
+			ChallengeCooldown: cfg.Limits.ChallengeCooldown,
+		},
+		Observer: m,
+		OnExpire: func(v session.View) {
+			if f := onExpire[v.Platform()]; f != nil {
+				f(v)
+			}
+		},
+	})
 
 	var servers []server
+	if cfg.Metrics.Listen != "" {
+		h := opsHandler(m, store.DB(), log)
+		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, log, nil) })
+	}
 	if cfg.Discord.Token != "" {
-		s, err := discordServer(cfg, svc, log, onExpire)
+		s, err := discordServer(cfg, svc, log, onExpire, m)
 		if err != nil {
 			return err
 		}
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		tg, err := newTelegram(svc, cfg.Telegram, log, onExpire)
+		tg, err := newTelegram(svc, cfg, log, m, onExpire)
 		if err != nil {
 			return err
 		}
 		servers = append(servers, tg.Run)
 	}
-	if len(servers) == 0 || cfg.Console.Enabled {
+	if len(servers) == 0 || (len(servers) == 1 && cfg.Metrics.Listen != "") || cfg.Console.Enabled {
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
 		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
 		con := console.New(d, stdin, stdout, user, cfg.Console.Locale)
@@ -106,15 +125,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		})
 	}
 	defer startSweeper(ctx, svc, log)()
-	return serve(ctx, servers)
+	return serve(ctx, servers, cfg.ShutdownTimeout)
 }
 
 // server is a platform serving until its context is done.
 type server func(ctx context.Context) error
 
 // serve runs the servers together until ctx is done or the first of them
-// returns, then stops the others and returns the first error.
-func serve(ctx context.Context, servers []server) error {
+// returns, then stops the others and returns the first error. Once
+// stopping, it waits at most timeout (when positive) for the others to
+// finish the work in hand, and then returns ErrShutdownTimeout.
+func serve(ctx context.Context, servers []server, timeout time.Duration) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, len(servers))
@@ -122,8 +143,23 @@ func serve(ctx context.Context, servers []server) error {
 		go func() { errs <- s(ctx) }()
 	}
 	var first error
-	for range servers {
-		err := <-errs
+	var deadline <-chan time.Time
+	for left := len(servers); left > 0; left-- {
+		var err error
+		select {
+		case <-ctx.Done():
+			if deadline == nil && timeout > 0 {
+				t := time.NewTimer(timeout)
+				defer t.Stop()
+				deadline = t.C
+			}
+			select {
+			case err = <-errs:
+			case <-deadline:
+				return errShutdownTimeout
+			}
+		case err = <-errs:
+		}
 		cancel()
 		if first == nil {
 			first = err
@@ -131,6 +167,10 @@ func serve(ctx context.Context, servers []server) error {
 	}
 	return first
 }
+
+// errShutdownTimeout is returned by serve when a server did not stop in
+// time.
+var errShutdownTimeout = errors.New("shutdown timed out with work in hand")
 
 // sweepEvery is how often expired games and challenges are ended.
 const sweepEvery = 30 * time.Second

@@ -29,9 +29,11 @@ type TelegramConfig struct {
 }
 
 // newTelegram connects to the Bot API (getMe) and returns the Telegram
-// bot playing the games of svc. It sets the bot's entry of onExpire, so
-// that games the sweeper ends show it on their board messages.
-func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
+// bot playing the games of svc, counting its updates and API errors in m.
+// It sets the bot's entry of onExpire, so that games the sweeper ends show
+// it on their board messages.
+func newTelegram(svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
+	c := cfg.Telegram
 	bot, err := telegram.New(svc, telegram.Config{
 		Token:       string(c.Token),
 		APIEndpoint: c.APIEndpoint,
@@ -41,8 +43,11 @@ func newTelegram(svc *session.Service, c TelegramConfig, log *slog.Logger, onExp
 			URL:    c.Webhook.URL,
 			Secret: string(c.Webhook.Secret),
 		},
-		Workers: c.Workers,
-		Log:     log,
+		Workers:         c.Workers,
+		Log:             log,
+		ShutdownTimeout: cfg.ShutdownTimeout,
+		OnUpdate:        m.onUpdate(telegram.Platform),
+		OnAPIError:      m.onAPIError(telegram.Platform),
 	})
 	if err != nil {
 		return nil, err

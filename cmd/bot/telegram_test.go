@@ -65,9 +65,9 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 	// As run wires it: the sweeper's reports go to the platform's entry.
 	onExpire := map[session.Platform]func(session.View){}
 	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
-	var c TelegramConfig
-	c.Token, c.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
-	bot, err := newTelegram(svc, c, slog.New(slog.DiscardHandler), onExpire)
+	cfg := defaultConfig()
+	cfg.Telegram.Token, cfg.Telegram.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
+	bot, err := newTelegram(svc, cfg, slog.New(slog.DiscardHandler), newMetrics(store.LiveCount), onExpire)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// metrics holds the bot's Prometheus metrics. It is the session's
+// Observer and gives the platforms their update and API error hooks, so
+// that no other package depends on Prometheus.
+type metrics struct {
+	reg       *prometheus.Registry
+	updates   *prometheus.CounterVec
+	moves     *prometheus.CounterVec
+	refusals  *prometheus.CounterVec
+	think     *prometheus.HistogramVec
+	apiErrors *prometheus.CounterVec
+	commit    prometheus.Histogram
+}
+
+// newMetrics returns the metrics, registered with a registry of their
+// own together with the Go and process collectors; active reports the
+// number of live games for boardbot_active_games.
+func newMetrics(active func() (int, error)) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardbot_updates_total", Help: "Updates received, by platform and kind.",
+		}, []string{"platform", "kind"}),
+		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardbot_moves_total", Help: "Stones placed and committed, by platform and by whom (human or ai).",
+		}, []string{"platform", "by"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardbot_refusals_total", Help: "Actions refused, by platform and reason.",
+		}, []string{"platform", "reason"}),
+		think: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "boardbot_ai_think_seconds", Help: "Time the AI took for a move, by level and board (WxH).",
+			Buckets: []float64{.001, .005, .02, .05, .1, .25, .5, 1, 2, 5, 10},
+		}, []string{"level", "board"}),
+		apiErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardbot_platform_api_errors_total", Help: "Failed platform API calls, by platform and code (HTTP status; 0 for no answer).",
+		}, []string{"platform", "code"}),
+		commit: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "boardbot_store_commit_seconds", Help: "Time to commit a game change to the store, group-commit wait included.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+		}),
+	}
+	activeGames := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "boardbot_active_games", Help: "Open challenges and running games in the store.",
+	}, func() float64 {
+		n, err := active()
+		if err != nil {
+			return -1
+		}
+		return float64(n)
+	})
+	m.reg.MustRegister(m.updates, m.moves, m.refusals, m.think, m.apiErrors, m.commit, activeGames,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Moved counts a stone.
+func (m *metrics) Moved(p session.Platform, ai bool) {
+	by := "human"
+	if ai {
+		by = "ai"
+	}
+	m.moves.WithLabelValues(string(p), by).Inc()
+}
+
+// Refused counts a refusal.
+func (m *metrics) Refused(p session.Platform, reason string) {
+	m.refusals.WithLabelValues(string(p), reason).Inc()
+}
+
+// Thought records an AI think time.
+func (m *metrics) Thought(l engine.Level, r engine.Rules, d time.Duration) {
+	m.think.WithLabelValues(l.String(), fmt.Sprintf("%dx%d", r.Width, r.Height)).Observe(d.Seconds())
+}
+
+// Committed records a commit latency.
+func (m *metrics) Committed(d time.Duration) { m.commit.Observe(d.Seconds()) }
+
+// onUpdate returns the update hook of a platform.
+func (m *metrics) onUpdate(p session.Platform) func(kind string) {
+	return func(kind string) { m.updates.WithLabelValues(string(p), kind).Inc() }
+}
+
+// onAPIError returns the API error hook of a platform.
+func (m *metrics) onAPIError(p session.Platform) func(code int) {
+	return func(code int) { m.apiErrors.WithLabelValues(string(p), strconv.Itoa(code)).Inc() }
+}
+
+// opsHandler serves /metrics, /healthz (200 while the database answers)
+// and /backup (a consistent snapshot of the database, taken in one read
+// transaction while the bot keeps running).
+func opsHandler(m *metrics, db *bolt.DB, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := db.View(func(*bolt.Tx) error { return nil }); err != nil {
+			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		err := db.View(func(tx *bolt.Tx) error {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", `attachment; filename="bot.db"`)
+			w.Header().Set("Content-Length", strconv.FormatInt(tx.Size(), 10))
+			_, err := tx.WriteTo(w)
+			return err
+		})
+		if err != nil {
+			// The header may be out already; a short body tells the
+			// client the snapshot failed.
+			log.Error("backup failed", "err", err)
+		}
+	})
+	return mux
+}
+
+// serveOps serves opsHandler on addr until ctx is done, then shuts the
+// server down. It returns when the server has stopped; ready, when not
+// nil, receives the address listened on.
+func serveOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("metrics: listen: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("serving /metrics, /healthz and /backup", "addr", ln.Addr().String())
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("metrics: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("metrics: shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// Limits caps what one user or chat may hold at once. Zero fields mean no
+// limit.
+type Limits struct {
+	// GamesPerUser is how many live games (open challenges and running
+	// games) a user may take part in within one chat.
+	GamesPerUser int
+	// GamesPerChat is how many live games a chat may hold.
+	GamesPerChat int
+	// ChallengeCooldown is how long a user waits between two challenges
+	// (a duel rematch counts as one).
+	ChallengeCooldown time.Duration
+}
+
+// check returns ErrChatGames when the chat of who already holds
+// l.GamesPerChat live games, or ErrUserGames when who takes part in
+// l.GamesPerUser of them; it counts in tx, so the check and the write that
+// follows it are one transaction.
+func (l Limits) check(tx Tx, who Actor) error {
+	if l.GamesPerChat <= 0 && l.GamesPerUser <= 0 {
+		return nil
+	}
+	ids, err := tx.LiveGames(who.Platform, who.Chat)
+	if err != nil {
+		return err
+	}
+	if l.GamesPerChat > 0 && len(ids) >= l.GamesPerChat {
+		return fmt.Errorf("session: %s chat %q has %d live games: %w", who.Platform, who.Chat, len(ids), ErrChatGames)
+	}
+	if l.GamesPerUser <= 0 || len(ids) < l.GamesPerUser {
+		return nil
+	}
+	mine := 0
+	for _, id := range ids {
+		g, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		if g.SideOf(who.User.ID) != engine.Empty {
+			mine++
+		}
+	}
+	if mine >= l.GamesPerUser {
+		return fmt.Errorf("session: user %q has %d live games in %s chat %q: %w", who.User.ID, mine, who.Platform, who.Chat, ErrUserGames)
+	}
+	return nil
+}
+
+// cooldowns remembers when each user last made a challenge.
+type cooldowns struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// cooldownPrune is how many users cooldowns remembers before it forgets
+// those whose cooldown is over.
+const cooldownPrune = 4096
+
+// wait returns how long the user key must still wait at now for a
+// cooldown of d; zero when the user may challenge.
+func (c *cooldowns) wait(key string, now time.Time, d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.last[key]; ok && now.Before(t.Add(d)) {
+		return t.Add(d).Sub(now)
+	}
+	return 0
+}
+
+// mark records that the user key made a challenge at now.
+func (c *cooldowns) mark(key string, now time.Time, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		c.last = make(map[string]time.Time)
+	}
+	if len(c.last) >= cooldownPrune {
+		for k, t := range c.last {
+			if !now.Before(t.Add(d)) {
+				delete(c.last, k)
+			}
+		}
+	}
+	c.last[key] = now
+}
+
+// checkCooldown returns ErrCooldown when who made a challenge less than
+// the cooldown ago.
+func (s *Service) checkCooldown(who Actor) error {
+	if w := s.cooldowns.wait(string(userKey(who.Platform, "", who.User.ID)), s.now(), s.lim.ChallengeCooldown); w > 0 {
+		return fmt.Errorf("session: challenge by %q: %w (%v left)", who.User.ID, ErrCooldown, w.Round(time.Second))
+	}
+	return nil
+}
+
+// markCooldown starts who's cooldown.
+func (s *Service) markCooldown(who Actor) {
+	s.cooldowns.mark(string(userKey(who.Platform, "", who.User.ID)), s.now(), s.lim.ChallengeCooldown)
+}
+
+// checkUser returns ErrUserGames when who already takes part in
+// Limits.GamesPerUser live games in the chat.
+func (s *Service) checkUser(ctx context.Context, who Actor) error {
+	if s.lim.GamesPerUser <= 0 {
+		return nil
+	}
+	return s.store.View(ctx, func(tx Tx) error {
+		return Limits{GamesPerUser: s.lim.GamesPerUser}.check(tx, who)
+	})
+}

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// DefaultAIQueue is how many expensive AI moves may wait for a worker by
+// default.
+const DefaultAIQueue = 64
+
+// cheapCells is the largest board, in cells, on which every level answers
+// at once: the engine solves such boards outright (3×3 and 4×4), so their
+// moves never wait in the AI pool.
+const cheapCells = 16
+
+// expensive reports whether the AI move of level l on rules r is a search
+// that takes its think time, and so goes through the AI pool. Easy and
+// medium answer at once on any board, and hard solves small boards.
+func expensive(l engine.Level, r engine.Rules) bool {
+	return l == engine.Hard && r.Cells() > cheapCells
+}
+
+// aiPool bounds the expensive AI searches: at most cap(work) run at once,
+// and at most cap(admit) are running or waiting. A search that finds the
+// waiting room full is refused with ErrBusy instead of queueing without
+// bound.
+type aiPool struct {
+	admit chan struct{}
+	work  chan struct{}
+	// queued, when set (by tests), is called when a search starts waiting
+	// for a worker.
+	queued func()
+}
+
+// newAIPool returns a pool of workers searches at once (default the
+// number of CPUs) with a queue of queue more (default DefaultAIQueue;
+// negative means none).
+func newAIPool(workers, queue int) *aiPool {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	switch {
+	case queue == 0:
+		queue = DefaultAIQueue
+	case queue < 0:
+		queue = 0
+	}
+	return &aiPool{admit: make(chan struct{}, workers+queue), work: make(chan struct{}, workers)}
+}
+
+// acquire takes a worker, waiting in the queue when all are busy, and
+// returns its release. It fails at once with ErrBusy when the queue is
+// full, and with ctx's error when ctx ends while waiting.
+func (p *aiPool) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case p.admit <- struct{}{}:
+	default:
+		return nil, fmt.Errorf("session: AI pool: %w", ErrBusy)
+	}
+	select {
+	case p.work <- struct{}{}:
+		return p.release, nil
+	default:
+	}
+	if p.queued != nil {
+		p.queued()
+	}
+	select {
+	case p.work <- struct{}{}:
+	case <-ctx.Done():
+		<-p.admit
+		return nil, ctx.Err()
+	}
+	return p.release, nil
+}
+
+// release gives back a worker taken by acquire.
+func (p *aiPool) release() {
+	<-p.work
+	<-p.admit
+}
