@@ -126,6 +126,7 @@ type Server struct {
 	onCall       func(Call)
 	held         int
 	polling      int
+	delivered    map[int]int
 }
 
 // NewServer starts a Server on a loopback port.
@@ -140,6 +141,7 @@ func NewServer() *Server {
 		chats:       map[int64]tgbotapi.Chat{},
 		answered:    map[string]int{},
 		faults:      map[string][]Fault{},
+		delivered:   map[int]int{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
@@ -279,6 +281,41 @@ func (s *Server) Tap(chat tgbotapi.Chat, from tgbotapi.User, message int, data s
 	u, id := s.NewTapUpdate(chat, from, message, data)
 	s.PushUpdate(u)
 	return id
+}
+
+// Redeliver queues u again under its own update id, as Telegram keeps an
+// update whose offset no getUpdates confirmed: a bot that restarts and
+// polls from offset 0 gets it a second time.
+func (s *Server) Redeliver(u tgbotapi.Update) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := sort.Search(len(s.queue), func(i int) bool { return s.queue[i].UpdateID >= u.UpdateID })
+	if i < len(s.queue) && s.queue[i].UpdateID == u.UpdateID {
+		return
+	}
+	s.queue = append(s.queue[:i], append([]tgbotapi.Update{u}, s.queue[i:]...)...)
+	s.notifyLocked()
+}
+
+// Deliveries returns how many getUpdates answers carried the update id.
+func (s *Server) Deliveries(updateID int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.delivered[updateID]
+}
+
+// Redelivered returns the number of updates that getUpdates answered
+// with more than once.
+func (s *Server) Redelivered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, d := range s.delivered {
+		if d > 1 {
+			n++
+		}
+	}
+	return n
 }
 
 // Offset returns the offset of the latest getUpdates: every update below
@@ -638,6 +675,9 @@ func (s *Server) getUpdates(ctx context.Context, w http.ResponseWriter, call Cal
 	for {
 		if len(s.queue) > 0 {
 			out := append([]tgbotapi.Update(nil), s.queue[:min(limit, len(s.queue))]...)
+			for _, u := range out {
+				s.delivered[u.UpdateID]++
+			}
 			s.mu.Unlock()
 			s.finish(call, w, out, nil)
 			return
