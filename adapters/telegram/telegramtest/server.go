@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -81,7 +82,21 @@ type Fault struct {
 	// Delay, when positive, delays the answer by that long, like a slow
 	// network (for benchmarks and demos; tests synchronise with Hold).
 	Delay time.Duration
+	// Reset, when true, drops the connection without an answer (a TCP
+	// reset), after Hold and Delay; the call is recorded with Status 0
+	// and not performed.
+	Reset bool
 }
+
+// ConnectionReset is a connection dropped before the answer.
+func ConnectionReset() Fault { return Fault{Reset: true} }
+
+// Timeout is a call that gets no answer until the client gives up (or
+// the Server closes); it is not performed.
+func Timeout() Fault { return Fault{Hold: never, Reset: true} }
+
+// never is a channel nobody closes.
+var never = make(chan struct{})
 
 // TooManyRequests is the flood-control answer asking to wait
 // retryAfter seconds.
@@ -502,6 +517,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if fault.Hold != nil && !s.hold(r.Context(), fault.Hold) {
 			return
 		}
+		if fault.Reset {
+			call.Status = 0
+			s.record(call)
+			reset(w)
+			return
+		}
 		if fault.Raw != "" {
 			call.Status = fault.Status
 			s.record(call)
@@ -594,6 +615,18 @@ func (s *Server) record(call Call) {
 	if f != nil {
 		f(call)
 	}
+}
+
+// reset drops the request's connection with a TCP reset.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
