@@ -141,6 +141,7 @@ type ack struct {
 func newKillHarness(t *testing.T) *killHarness {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bot")
+	// go test puts its own GOROOT/bin first in PATH.
 	build := exec.Command("go", "build", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
