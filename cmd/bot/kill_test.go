@@ -96,8 +96,8 @@ func TestKill(t *testing.T) {
 	h.kill()
 	h.verify(ctx, h.drivers())
 	moves, games := h.checked()
-	t.Logf("kill test: %d cycles survived, %d acknowledged moves checked (%d on boards sent before a restart), %d games in the store checked, %d updates delivered more than once, %d duplicates forced, %d chats abandoned after a lost command",
-		cycles, moves, h.oldBoardAcks(), games, h.fake.Redelivered(), len(h.redelivered), h.abandoned())
+	t.Logf("kill test: %d cycles survived, %d acknowledged moves checked (%d on boards sent before a restart), %d games in the store checked, %d updates delivered more than once, %d duplicates forced, %d updates lost in flight, %d chats abandoned after a lost command or accept",
+		cycles, moves, h.oldBoardAcks(), games, h.fake.Redelivered(), len(h.redelivered), h.lostCount(), h.abandoned())
 	if h.fake.Redelivered() == 0 {
 		t.Errorf("no update was delivered twice: the at-least-once path went untested")
 	}
@@ -124,6 +124,7 @@ type killHarness struct {
 	all      []*driver
 	dropped  int
 	nChecked int
+	lost     int // updates the bot confirmed and died on before finishing
 
 	redelivered []string
 }
@@ -270,9 +271,10 @@ func (h *killHarness) push(u tgbotapi.Update) int {
 func (h *killHarness) markLost() {
 	offset := h.fake.Offset()
 	h.mu.Lock()
-	for id := range h.pending {
-		if id < offset {
+	for id, lost := range h.pending {
+		if id < offset && !lost {
 			h.pending[id] = true
+			h.lost++
 		}
 	}
 	h.mu.Unlock()
@@ -330,6 +332,12 @@ func (h *killHarness) abandoned() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.dropped
+}
+
+func (h *killHarness) lostCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost
 }
 
 func (h *killHarness) oldBoardAcks() int {
