@@ -122,7 +122,7 @@ type killHarness struct {
 	waited   chan struct{}
 	gen      int
 	acks     []ack
-	pending  map[int]bool // update id → lost (confirmed, unhandled, bot dead)
+	pending  map[int]*op
 	stopping bool
 	all      []*driver
 	dropped  int
@@ -130,6 +130,14 @@ type killHarness struct {
 	lost     int // updates the bot confirmed and died on before finishing
 
 	redelivered []string
+}
+
+// op is an update pushed for the bot and waited on.
+type op struct {
+	done func() bool
+	// lost is set when the dead bot had confirmed the update without
+	// finishing it: no restart brings it back.
+	lost bool
 }
 
 // ack is a move the fake saw acknowledged: the board edited and the
@@ -156,7 +164,7 @@ func newKillHarness(t *testing.T) *killHarness {
 	}
 	h := &killHarness{
 		t: t, fake: telegramtest.NewServer(), bin: bin, db: filepath.Join(dir, "bot.db"), logf: logf,
-		rng: rand.New(rand.NewPCG(8, 2026)), changed: make(chan struct{}), pending: map[int]bool{},
+		rng: rand.New(rand.NewPCG(8, 2026)), changed: make(chan struct{}), pending: map[int]*op{},
 	}
 	h.fake.OnCall(func(telegramtest.Call) { h.broadcast() })
 	t.Cleanup(func() {
@@ -260,23 +268,23 @@ func (h *killHarness) kill() {
 	}
 }
 
-// push queues an update for the bot and notes it as pending.
-func (h *killHarness) push(u tgbotapi.Update) int {
+// push queues an update for the bot, done telling when it was handled.
+func (h *killHarness) push(u tgbotapi.Update, done func() bool) int {
 	id := h.fake.PushUpdate(u)
 	h.mu.Lock()
-	h.pending[id] = false
+	h.pending[id] = &op{done: done}
 	h.mu.Unlock()
 	return id
 }
 
-// markLost marks the pending updates the dead bot took (confirmed them)
+// markLost marks the pending updates the dead bot took and confirmed
 // without finishing: no restart brings them back.
 func (h *killHarness) markLost() {
 	offset := h.fake.Offset()
 	h.mu.Lock()
-	for id, lost := range h.pending {
-		if id < offset && !lost {
-			h.pending[id] = true
+	for id, o := range h.pending {
+		if id < offset && !o.lost && !o.done() {
+			o.lost = true
 			h.lost++
 		}
 	}
@@ -284,21 +292,24 @@ func (h *killHarness) markLost() {
 	h.broadcast()
 }
 
-// await waits until done holds or the update is lost; it reports whether
-// done holds.
-func (h *killHarness) await(ctx context.Context, id int, done func() bool) bool {
+// await waits until the update was handled or is lost; it reports
+// whether it was handled.
+func (h *killHarness) await(ctx context.Context, id int) bool {
+	h.mu.Lock()
+	o := h.pending[id]
+	h.mu.Unlock()
 	lost := func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		return h.pending[id]
+		return o.lost
 	}
-	if err := h.waitUntil(ctx, func() bool { return done() || lost() }); err != nil {
+	if err := h.waitUntil(ctx, func() bool { return o.done() || lost() }); err != nil {
 		h.fatalf("waiting for update %d: %v", id, err)
 	}
 	h.mu.Lock()
 	delete(h.pending, id)
 	h.mu.Unlock()
-	return done()
+	return o.done()
 }
 
 func (h *killHarness) ackCount() int {
@@ -456,8 +467,8 @@ func (h *killHarness) startGame(ctx context.Context, d *driver) {
 		}
 		return 0
 	}
-	id := h.push(h.fake.NewTextUpdate(d.chat, d.users[0], text))
-	if !h.await(ctx, id, func() bool { return find() != 0 }) {
+	id := h.push(h.fake.NewTextUpdate(d.chat, d.users[0], text), func() bool { return find() != 0 })
+	if !h.await(ctx, id) {
 		h.abandon(d)
 		return
 	}
@@ -467,8 +478,8 @@ func (h *killHarness) startGame(ctx context.Context, d *driver) {
 	}
 	accept := buttonsOf(h.message(d), render.Accept)[0]
 	u, cb := h.fake.NewTapUpdate(d.chat, d.users[1], d.board, accept)
-	id = h.push(u)
-	if !h.await(ctx, id, func() bool { return h.fake.Answered(cb) }) || answerText(h.fake, cb) != "" || len(placeButtons(h.message(d))) == 0 {
+	id = h.push(u, func() bool { return h.fake.Answered(cb) })
+	if !h.await(ctx, id) || answerText(h.fake, cb) != "" || len(placeButtons(h.message(d))) == 0 {
 		h.abandon(d)
 	}
 }
@@ -493,9 +504,9 @@ func (h *killHarness) playOne(ctx context.Context, d *driver) bool {
 		who = d.users[1]
 	}
 	u, cb := h.fake.NewTapUpdate(d.chat, who, d.board, data)
-	id := h.push(u)
+	id := h.push(u, func() bool { return h.fake.Answered(cb) })
 	u.UpdateID = id
-	if !h.await(ctx, id, func() bool { return h.fake.Answered(cb) }) {
+	if !h.await(ctx, id) {
 		return false
 	}
 	if text := answerText(h.fake, cb); text != "" {
