@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"sync"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -104,15 +103,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return fmt.Errorf("telegram: leave webhook mode: %w", err)
 	}
-	track := newInflight()
-	err := b.poll(ctx, track, func(ctx context.Context, u tgbotapi.Update) error {
-		return sched.submit(ctx, updateChat(u), func() {
-			defer track.done(u.UpdateID)
-			b.handle(work, u)
-		})
-	})
+	offset, err := b.poll(ctx, submit)
 	drain()
-	b.confirm(track.offset())
+	b.confirm(offset)
 	return err
 }
 
@@ -127,28 +120,19 @@ func updateChat(u tgbotapi.Update) int64 {
 	return 0
 }
 
-// pollPace is how soon getUpdates is asked again when all it returned
-// are updates still being handled (Telegram returns them until an offset
-// above them confirms them), unless one of them finishes first.
-const pollPace = 250 * time.Millisecond
-
-// poll fetches updates and submits the new ones until ctx ends. The
-// offset it passes to getUpdates, which confirms every update below it to
-// Telegram, is that of the oldest update still being handled (track), so
-// that a bot killed mid-update gets the update again when it restarts:
-// updates are handled at least once. It stops early with an error when
-// Telegram refuses the token (401) or knows no such bot (404).
-func (b *Bot) poll(ctx context.Context, track *inflight, submit func(context.Context, tgbotapi.Update) error) error {
+// poll fetches updates until ctx ends and returns the offset of the first
+// update not queued. An update's offset is passed back to Telegram (which
+// confirms it) only after the update was queued. It stops early with an
+// error when Telegram refuses the token (401) or knows no such bot (404).
+func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (int, error) {
 	// The long poll gets its own client: no overall timeout shorter than
 	// the poll, and every request bound to ctx.
 	poller := *b.api
 	poller.Client = ctxClient{ctx: ctx, client: &http.Client{Transport: b.cfg.Transport, Timeout: b.cfg.PollTimeout + b.cfg.RequestTimeout}}
 	cfg := tgbotapi.UpdateConfig{Timeout: int(b.cfg.PollTimeout / time.Second), AllowedUpdates: []string{"message", "callback_query"}}
-	failures := 0
-	pace := time.NewTimer(0)
-	defer pace.Stop()
+	offset, failures := 0, 0
 	for ctx.Err() == nil {
-		cfg.Offset = track.offset()
+		cfg.Offset = offset
 		updates, err := poller.GetUpdates(cfg)
 		if ctx.Err() != nil {
 			break
@@ -158,7 +142,7 @@ func (b *Bot) poll(ctx context.Context, track *inflight, submit func(context.Con
 			wait := b.cfg.Backoff(failures)
 			var ae *APIError
 			if errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusNotFound) {
-				return fmt.Errorf("telegram: polling stopped: %w", err)
+				return offset, fmt.Errorf("telegram: polling stopped: %w", err)
 			}
 			if errors.As(err, &ae) && errors.Is(err, ErrFlood) {
 				wait = ae.RetryAfter
@@ -171,81 +155,17 @@ func (b *Bot) poll(ctx context.Context, track *inflight, submit func(context.Con
 			continue
 		}
 		failures = 0
-		fresh := false
 		for _, u := range updates {
-			if !track.take(u.UpdateID) {
-				continue // taken before, maybe still being handled
+			if u.UpdateID < offset {
+				continue
 			}
-			fresh = true
 			if err := submit(ctx, u); err != nil {
-				return nil
+				return offset, nil
 			}
-		}
-		if changed, busy := track.busy(); !fresh && busy {
-			pace.Reset(pollPace)
-			select {
-			case <-changed:
-			case <-pace.C:
-			case <-ctx.Done():
-			}
+			offset = u.UpdateID + 1
 		}
 	}
-	return nil
-}
-
-// inflight tracks the updates taken from getUpdates until their handling
-// ends. It is safe for concurrent use.
-type inflight struct {
-	mu      sync.Mutex
-	next    int // one past the newest update taken
-	ids     map[int]bool
-	changed chan struct{}
-}
-
-func newInflight() *inflight {
-	return &inflight{ids: map[int]bool{}, changed: make(chan struct{})}
-}
-
-// take notes that update id is being handled; it reports false for an
-// update taken before.
-func (f *inflight) take(id int) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if id < f.next {
-		return false
-	}
-	f.ids[id], f.next = true, id+1
-	return true
-}
-
-// done notes that the handling of update id ended.
-func (f *inflight) done(id int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.ids, id)
-	close(f.changed)
-	f.changed = make(chan struct{})
-}
-
-// offset returns the id of the oldest update being handled, or one past
-// the newest taken when none is: the offset that confirms exactly the
-// handled updates.
-func (f *inflight) offset() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	off := f.next
-	for id := range f.ids {
-		off = min(off, id)
-	}
-	return off
-}
-
-// busy reports whether updates are being handled, with a channel closed
-// when one of them ends.
-func (f *inflight) busy() (<-chan struct{}, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.changed, len(f.ids) > 0
+	return offset, nil
 }
 
 // confirm tells Telegram that every update below offset was handled, so

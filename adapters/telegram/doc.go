@@ -2,10 +2,8 @@
 // client go-telegram-bot-api/v5.
 //
 // A Bot receives updates by long polling (its own context-aware loop on
-// getUpdates that confirms an update's offset only once the update was
-// handled, so that a crash loses none: updates are handled at least once,
-// and the move number in every button makes a second handling a refusal;
-// it honours retry_after on flood control and backs off on server
+// getUpdates that confirms an update's offset only once the update is
+// queued, honours retry_after on flood control and backs off on server
 // and network errors) or through a webhook that checks Telegram's secret
 // token header. Updates of one chat are handled in order; different chats
 // are handled in parallel by a bounded number of workers.

@@ -100,28 +100,3 @@ func TestFloodLongerThanMaxWaitFailsTheCall(t *testing.T) {
 	checkBoardMatches(t, after, h.game(chat, after))
 	_ = telegram.ErrFlood
 }
-
-// TestUpdatesAreConfirmedOnlyOnceHandled holds a tap's handling (at its
-// answer) and checks that the poll, which goes on serving other chats,
-// does not confirm the tap's update to Telegram until it was handled: a
-// crash meanwhile would have it delivered again.
-func TestUpdatesAreConfirmedOnlyOnceHandled(t *testing.T) {
-	h := newHarness(t, nil)
-	chat, me := private(4400), user(4400, "en")
-	m := h.startGame(chat, me, "/play easy ttt")
-	release := make(chan struct{})
-	h.fake.Fail("answerCallbackQuery", telegramtest.Fault{Hold: release})
-	u, cb := h.fake.NewTapUpdate(chat, me, m.ID, placeButtons(m)[0])
-	id := h.fake.PushUpdate(u)
-	h.wait("the tap's answer held", func() bool { return h.fake.Held() == 1 })
-	h.startGame(private(4401), user(4401, "en"), "/play easy ttt")
-	if off := h.fake.Offset(); off > id {
-		t.Fatalf("offset %d confirms update %d while it is being handled", off, id)
-	}
-	close(release)
-	h.wait("the tap answered", func() bool { return h.fake.Answered(cb) })
-	h.wait("the tap confirmed", func() bool { return h.fake.Offset() > id })
-	if n := h.fake.Deliveries(id); n < 1 {
-		t.Fatalf("update %d delivered %d times", id, n)
-	}
-}
