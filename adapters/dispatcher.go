@@ -389,12 +389,27 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 	}
 	if err != nil {
 		r := d.refuse(lang, v, err, false)
+		if r.Game == nil && (errors.Is(err, session.ErrStale) || errors.Is(err, session.ErrGameOver)) {
+			r.Game = d.current(ctx, req, a.Game)
+		}
 		if r.Game != nil {
 			r.Edit = req.Message
 		}
 		return r
 	}
 	return Reply{Lang: lang, Game: &v, Edit: req.Message}
+}
+
+// current returns the game of a stale tap, to refresh the tapped message
+// with: a board left behind (say by a crash between the commit of a move
+// and the edit of its message) catches up on the next tap. It returns nil
+// for a game that is not the request's chat's.
+func (d *Dispatcher) current(ctx context.Context, req Request, id session.GameID) *session.View {
+	v, err := d.svc.Game(ctx, id)
+	if err != nil || v.Platform() != d.platform || v.Chat() != req.Chat {
+		return nil
+	}
+	return &v
 }
 
 // Expired returns the reply that updates the message of a game the

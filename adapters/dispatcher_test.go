@@ -216,3 +216,35 @@ func TestDuelAddressedByIDIgnoresNames(t *testing.T) {
 		t.Fatalf("bob accepts: %+v", got)
 	}
 }
+
+// TestStaleTapRedrawsTheBoard checks that a tap on a board left behind
+// (its game moved on, say by a move whose edit a crash lost) is refused
+// and answered with the game as it is, to redraw the tapped message; a
+// tap on another chat's game gets no game.
+func TestStaleTapRedrawsTheBoard(t *testing.T) {
+	d, svc := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	alice := req("alice")
+	start := d.Command(ctx, alice, "/play easy")
+	if start.Game == nil {
+		t.Fatalf("/play: %+v", start)
+	}
+	old := *start.Game
+	moved := tapAction(t, d, alice, old, render.Place)
+	if moved.Game == nil || moved.Notice != "" {
+		t.Fatalf("first tap: %+v", moved)
+	}
+	stale := tapAction(t, d, alice, old, render.Place)
+	if stale.Notice != render.T(render.English, render.MsgStale) || stale.Game == nil || stale.Edit != alice.Message ||
+		stale.Game.MoveNo() != moved.Game.MoveNo() {
+		t.Fatalf("stale tap: %+v", stale)
+	}
+	v, _ := svc.Game(ctx, old.ID())
+	if v.Version() != moved.Game.Version() {
+		t.Fatalf("stale tap changed the game: version %d, was %d", v.Version(), moved.Game.Version())
+	}
+	elsewhere := alice
+	elsewhere.Chat = "other"
+	if r := tapAction(t, d, elsewhere, old, render.Place); r.Game != nil || r.Notice == "" {
+		t.Fatalf("stale tap from another chat: %+v", r)
+	}
+}

@@ -3,6 +3,7 @@ package discord
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,7 +209,9 @@ func TestStaleTapIsRefusedPrivately(t *testing.T) {
 	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgStale) {
 		t.Errorf("stale tap answered %q", got)
 	}
-	if m := h.message(old.ID); m.Edits != now.Edits || m.Content != now.Content {
+	// The stale tap may redraw the board (it catches up a board left
+	// behind by a crash), but what it shows is the game as it is.
+	if m := h.message(old.ID); m.Content != now.Content || !slices.Equal(placeButtons(m), placeButtons(now)) {
 		t.Errorf("stale tap changed the board")
 	}
 }

@@ -28,6 +28,11 @@ func (c ctxClient) Do(r *http.Request) (*http.Response, error) {
 func (b *Bot) call(ctx context.Context, method string, idempotent bool, do func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := classify(method, b.cfg.Token, do())
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			// The client's RequestTimeout, not the caller's deadline: a
+			// network failure like any other.
+			err = &APIError{Method: method, Description: "no answer within the request timeout", kind: ErrTransient}
+		}
 		if err == nil || errors.Is(err, ErrNotModified) {
 			return err
 		}

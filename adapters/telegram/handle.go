@@ -166,7 +166,9 @@ func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View,
 }
 
 // onTap handles a tapped button: at most one edit of the board message,
-// then exactly one answer, empty on success and the refusal otherwise.
+// then exactly one answer, empty on success and the refusal otherwise; a
+// refused tap on a board left behind (a stale move number) edits it to
+// show the game as it is.
 func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	if q.From == nil || q.Message == nil || q.Message.Chat == nil {
 		// A button of an inline message: this bot sends none.
@@ -187,7 +189,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
 	switch {
-	case notice == "" && r.Game != nil:
+	case r.Game != nil:
 		target := r.Edit
 		if target == "" {
 			target = req.Message

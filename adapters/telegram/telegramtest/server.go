@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -81,7 +82,21 @@ type Fault struct {
 	// Delay, when positive, delays the answer by that long, like a slow
 	// network (for benchmarks and demos; tests synchronise with Hold).
 	Delay time.Duration
+	// Reset, when true, drops the connection without an answer (a TCP
+	// reset), after Hold and Delay; the call is recorded with Status 0
+	// and not performed.
+	Reset bool
 }
+
+// ConnectionReset is a connection dropped before the answer.
+func ConnectionReset() Fault { return Fault{Reset: true} }
+
+// Timeout is a call that gets no answer until the client gives up (or
+// the Server closes); it is not performed.
+func Timeout() Fault { return Fault{Hold: never, Reset: true} }
+
+// never is a channel nobody closes.
+var never = make(chan struct{})
 
 // TooManyRequests is the flood-control answer asking to wait
 // retryAfter seconds.
@@ -126,6 +141,7 @@ type Server struct {
 	onCall       func(Call)
 	held         int
 	polling      int
+	delivered    map[int]int
 }
 
 // NewServer starts a Server on a loopback port.
@@ -140,6 +156,7 @@ func NewServer() *Server {
 		chats:       map[int64]tgbotapi.Chat{},
 		answered:    map[string]int{},
 		faults:      map[string][]Fault{},
+		delivered:   map[int]int{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
@@ -279,6 +296,41 @@ func (s *Server) Tap(chat tgbotapi.Chat, from tgbotapi.User, message int, data s
 	u, id := s.NewTapUpdate(chat, from, message, data)
 	s.PushUpdate(u)
 	return id
+}
+
+// Redeliver queues u again under its own update id, as Telegram keeps an
+// update whose offset no getUpdates confirmed: a bot that restarts and
+// polls from offset 0 gets it a second time.
+func (s *Server) Redeliver(u tgbotapi.Update) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := sort.Search(len(s.queue), func(i int) bool { return s.queue[i].UpdateID >= u.UpdateID })
+	if i < len(s.queue) && s.queue[i].UpdateID == u.UpdateID {
+		return
+	}
+	s.queue = append(s.queue[:i], append([]tgbotapi.Update{u}, s.queue[i:]...)...)
+	s.notifyLocked()
+}
+
+// Deliveries returns how many getUpdates answers carried the update id.
+func (s *Server) Deliveries(updateID int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.delivered[updateID]
+}
+
+// Redelivered returns the number of updates that getUpdates answered
+// with more than once.
+func (s *Server) Redelivered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, d := range s.delivered {
+		if d > 1 {
+			n++
+		}
+	}
+	return n
 }
 
 // Offset returns the offset of the latest getUpdates: every update below
@@ -465,6 +517,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if fault.Hold != nil && !s.hold(r.Context(), fault.Hold) {
 			return
 		}
+		if fault.Reset {
+			call.Status = 0
+			s.record(call)
+			reset(w)
+			return
+		}
 		if fault.Raw != "" {
 			call.Status = fault.Status
 			s.record(call)
@@ -559,6 +617,18 @@ func (s *Server) record(call Call) {
 	}
 }
 
+// reset drops the request's connection with a TCP reset.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
+}
+
 func writeError(w http.ResponseWriter, e *apiError) {
 	resp := tgbotapi.APIResponse{Ok: false, ErrorCode: e.status, Description: e.description}
 	if e.retryAfter > 0 {
@@ -638,6 +708,9 @@ func (s *Server) getUpdates(ctx context.Context, w http.ResponseWriter, call Cal
 	for {
 		if len(s.queue) > 0 {
 			out := append([]tgbotapi.Update(nil), s.queue[:min(limit, len(s.queue))]...)
+			for _, u := range out {
+				s.delivered[u.UpdateID]++
+			}
 			s.mu.Unlock()
 			s.finish(call, w, out, nil)
 			return
