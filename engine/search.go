@@ -189,7 +189,10 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			return winScore - int32(ply) - 2
 		}
 		if depth <= 0 || ply >= maxPly-2 {
-			return s.leaf(th)
+			if s.small {
+				return p.evaluate(th) + s.own()
+			}
+			return p.evaluate(th)
 		}
 		if th.myFours > 0 && s.vcf(vcfInner, ply) {
 			return winScore - int32(ply) - 3
@@ -275,23 +278,18 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	return best
 }
 
-// leaf returns the static value of the position for the side to move: its
-// evaluation, plus on small boards the line potential of the side to move
-// at the root, weighed rootOwn/10, counted for that side. There the
-// evaluation alone, which only weighs the opponent's potential, steers a
-// deep search into blocked, drawn positions; valuing its own potential
-// keeps hard's attacking chances (see small).
-func (s *searcher) leaf(th threats) int32 {
-	v := s.p.evaluate(th)
-	if s.small {
-		rp := s.p.score[s.root-1] * rootOwn / 10
-		if s.p.side == s.root {
-			v += rp
-		} else {
-			v -= rp
-		}
+// own returns, on a small board, what the line potential of the side to
+// move at the root adds to the static value of the position for the side
+// to move: weighed rootOwn/10, for the root side. The evaluation alone,
+// which only weighs the opponent's potential, steers a deep search into
+// blocked, drawn positions there; valuing its own potential keeps hard's
+// attacking chances.
+func (s *searcher) own() int32 {
+	rp := s.p.score[s.root-1] * rootOwn / 10
+	if s.p.side == s.root {
+		return rp
 	}
-	return v
+	return -rp
 }
 
 // Small-board play: a board narrower than openBoard is small. There a full
@@ -299,7 +297,7 @@ func (s *searcher) leaf(th threats) int32 {
 // deeper hard drifted into draws against medium (7×7 five in a row: about
 // 93% at 100 ms or 100k nodes a move, over 100 games). Two things help it
 // keep winning chances: valuing its own line potential at the leaves
-// (rootOwn) and choosing, among root moves that score nearly as well as
+// (own) and choosing, among root moves that score nearly as well as
 // the best, the one that sets the most traps (trap).
 const (
 	rootOwn    = 20  // weight of the root side's own potential, in tenths
