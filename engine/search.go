@@ -298,7 +298,10 @@ func (s *searcher) own() int32 {
 // 93% at 100 ms or 100k nodes a move, over 100 games). Two things help it
 // keep winning chances: valuing its own line potential at the leaves
 // (own) and choosing, among root moves that score nearly as well as
-// the best, the one that sets the most traps (trap).
+// the best, the one that sets the most traps (trap). With both it scored
+// 95.0% and 97.5% at 1 s a move, 95.0% and 95.5% at 200 ms, 95.0% at
+// 100 ms and 94.5% at 100k nodes (100 games each); other weights and
+// margins measured within a point of these.
 const (
 	rootOwn    = 20  // weight of the root side's own potential, in tenths
 	trapMargin = 150 // how much worse than the best a trap move may score
