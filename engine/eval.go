@@ -72,7 +72,10 @@ const (
 // left out on purpose: its threats are what the threat search and the
 // tree look at, and calibration games showed that weighing it made hard
 // drift into drawn positions more often (on 7×7 five in a row, 92% against
-// medium when weighed 6:5, 98% when left out, over 60 games each).
+// medium when weighed 6:5, 98% when left out, over 60 games each, at a
+// 20k-node budget). On small boards the search adds back the potential of
+// the side to move at the root only, which helped a deeper search there
+// (see searcher.own).
 func (p *pos) evaluate(th threats) int32 {
 	v := -p.score[2-p.side] * 5 / 2
 	if th.myDouble && !th.oppFlex {

@@ -174,6 +174,38 @@ func TestFixedNodeSearchIsPinned(t *testing.T) {
 	}
 }
 
+// TestSmallBoardSearchRepeats checks that on a small board, where hard
+// splits its budget between the search and the choice of a trap move, a
+// search with a node budget still repeats exactly and keeps to its budget.
+func TestSmallBoardSearchRepeats(t *testing.T) {
+	b := mustPlay(t, Rules{7, 7, 5, false}, Point{3, 3}, Point{3, 2}, Point{2, 3}, Point{4, 4})
+	type result struct {
+		move  Point
+		nodes int64
+	}
+	run := func() result {
+		p := newPos(b)
+		tt := getTT(4 << 20)
+		defer putTT(tt)
+		s := newSearcher(p, tt, newLimits(context.Background(), 0, 50_000))
+		if !s.small {
+			t.Fatal("a 7×7 board is not small")
+		}
+		c, _ := s.best()
+		return result{p.point(c), s.nodes}
+	}
+	a, c := run(), run()
+	if a != c {
+		t.Fatalf("same search twice: %+v then %+v", a, c)
+	}
+	if !b.Legal(a.move) {
+		t.Errorf("search chose the illegal %v", a.move)
+	}
+	if a.nodes > 50_000+checkEvery {
+		t.Errorf("search took %d nodes of a budget of 50000", a.nodes)
+	}
+}
+
 // pinnedSearch is the signature of TestFixedNodeSearchIsPinned.
 var pinnedSearch = struct {
 	move  Point

@@ -109,6 +109,12 @@ const matchNodes = 20_000
 // then depend on the machine's speed).
 var matchThink = flag.Duration("matchthink", 0, "hard's think time per move in calibration matches (default: a fixed node budget)")
 
+// matchNodesFlag overrides matchNodes.
+var matchNodesFlag = flag.Int64("matchnodes", matchNodes, "hard's node budget per move in calibration matches")
+
+// matchGames overrides the number of games of each calibration match.
+var matchGames = flag.Int("matchgames", 0, "games per calibration match (default: 4, or 100 with -long)")
+
 // calibration lists the matches and the score the first side must reach.
 var calibration = []struct {
 	rules Rules
@@ -127,12 +133,22 @@ func TestCalibrationMatches(t *testing.T) {
 	if *long {
 		games = 100
 	}
+	if *matchGames > 0 {
+		games = *matchGames
+	}
 	for _, c := range calibration {
-		sc := playMatch(t, c.rules, matchSide{c.a, matchNodes}, matchSide{c.b, matchNodes}, games)
-		t.Logf("%v: %v vs %v: %v", c.rules, c.a, c.b, sc)
-		if sc.percent() < c.want {
-			t.Errorf("%v: %v scored %.1f%% against %v, want ≥ %.0f%%", c.rules, c.a, sc.percent(), c.b, c.want)
+		name := fmt.Sprintf("%dx%dk%d", c.rules.Width, c.rules.Height, c.rules.K)
+		if c.rules.Exact {
+			name += "exact"
 		}
+		t.Run(fmt.Sprintf("%s/%v-%v", name, c.a, c.b), func(t *testing.T) {
+			n := *matchNodesFlag
+			sc := playMatch(t, c.rules, matchSide{c.a, n}, matchSide{c.b, n}, games)
+			t.Logf("%v: %v vs %v: %v", c.rules, c.a, c.b, sc)
+			if sc.percent() < c.want {
+				t.Errorf("%v: %v scored %.1f%% against %v, want ≥ %.0f%%", c.rules, c.a, sc.percent(), c.b, c.want)
+			}
+		})
 	}
 }
 

@@ -53,3 +53,19 @@ func (l *limits) pastSoft(nodes int64) bool {
 	}
 	return time.Now().After(l.soft)
 }
+
+// share returns the limits of the first part of a search that leaves the
+// rest of the budget to a second part: half the nodes, or the time up to
+// the soft point.
+func (l limits) share() limits {
+	if l.maxNodes > 0 {
+		l.maxNodes = max(l.maxNodes/2, 1)
+		return l
+	}
+	if !l.hard.IsZero() {
+		now := time.Now()
+		l.hard = l.soft
+		l.soft = now.Add(l.soft.Sub(now) / 2)
+	}
+	return l
+}
