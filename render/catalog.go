@@ -162,7 +162,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgYourRank:          {English: "Your rank: %d.", Chinese: "你的排名：%d。"},
 	MsgNowPlaying:        {English: "You are now %s.", Chinese: "你现在是 %s。"},
 	MsgBusy:              {English: "I'm busy thinking about other games; try again in a moment.", Chinese: "我正在为其他对局思考，请稍后再试。"},
-	MsgUserGames:         {English: "You have too many games here already; finish or resign one first.", Chinese: "你在这里的对局太多了，请先下完或认输一局。"},
+	MsgUserGames:         {English: "You have too many games going already; finish or resign one first.", Chinese: "你进行中的对局太多了，请先下完或认输一局。"},
 	MsgChatGames:         {English: "This chat has too many games going; finish some first.", Chinese: "本群进行中的对局太多了，请先结束一些。"},
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
 	MsgTooLong:           {English: "That message is too long: commands are at most %s characters.", Chinese: "消息太长：命令最多 %s 个字符。"},

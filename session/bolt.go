@@ -26,9 +26,11 @@ var (
 	bucketChatPlayers  = []byte("chatplayers")  // platform, chat, user → nothing
 	bucketChatSettings = []byte("chatsettings") // platform, chat → settingsRecord
 	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
+	bucketUserLive     = []byte("userlive")     // platform, user, id → id of an open or running game the user plays
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
+		bucketUserLive,
 	}
 )
 
@@ -253,6 +255,7 @@ func (t boltTx) index(old, g *Game) error {
 	}{
 		{bucketRunning, runningKeys},
 		{bucketLive, liveKeys},
+		{bucketUserLive, userLiveKeys},
 		{bucketDeadlines, deadlineKeys},
 	}
 	for _, ix := range indexes {
@@ -295,6 +298,21 @@ func liveKeys(g *Game) [][]byte {
 	}
 	k := append([]byte(string(g.Platform)+"\x00"+g.Chat+"\x00"), timeKey(g.Created)...)
 	return [][]byte{append(k, g.ID...)}
+}
+
+// userLiveKeys returns the per-user live-game index keys of an open or
+// running game: one for each person in it whose id is known.
+func userLiveKeys(g *Game) [][]byte {
+	if g.Status.Over() {
+		return nil
+	}
+	var keys [][]byte
+	for _, s := range g.Seats {
+		if !s.IsAI() && s.User.ID != "" {
+			keys = append(keys, []byte(string(g.Platform)+"\x00"+s.User.ID+"\x00"+string(g.ID)))
+		}
+	}
+	return keys
 }
 
 // deadlineKeys returns the deadline index key of a live game with a
@@ -360,6 +378,20 @@ func (t boltTx) LiveGames(p Platform, chat string) ([]GameID, error) {
 		// A chat id may itself be a prefix of another chat's: the rest of
 		// the key is exactly a time and the id.
 		if len(k) == len(prefix)+8+len(v) {
+			ids = append(ids, GameID(v))
+		}
+	}
+	return ids, nil
+}
+
+func (t boltTx) UserLiveGames(p Platform, userID string) ([]GameID, error) {
+	prefix := []byte(string(p) + "\x00" + userID + "\x00")
+	var ids []GameID
+	c := t.tx.Bucket(bucketUserLive).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		// A user id may itself be a prefix of another's: the rest of the
+		// key is exactly the id.
+		if len(k) == len(prefix)+len(v) {
 			ids = append(ids, GameID(v))
 		}
 	}

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/boardbot/boardbot/engine"
 )
 
 // Limits caps what one user or chat may hold at once. Zero fields mean no
 // limit.
 type Limits struct {
 	// GamesPerUser is how many live games (open challenges and running
-	// games) a user may take part in within one chat.
+	// games) a user may take part in across all chats of a platform.
 	GamesPerUser int
 	// GamesPerChat is how many live games a chat may hold.
 	GamesPerChat int
@@ -24,34 +22,26 @@ type Limits struct {
 
 // check returns ErrChatGames when the chat of who already holds
 // l.GamesPerChat live games, or ErrUserGames when who takes part in
-// l.GamesPerUser of them; it counts in tx, so the check and the write that
-// follows it are one transaction.
+// l.GamesPerUser live games in any chat; it counts in tx, so the check and
+// the write that follows it are one transaction.
 func (l Limits) check(tx Tx, who Actor) error {
-	if l.GamesPerChat <= 0 && l.GamesPerUser <= 0 {
-		return nil
-	}
-	ids, err := tx.LiveGames(who.Platform, who.Chat)
-	if err != nil {
-		return err
-	}
-	if l.GamesPerChat > 0 && len(ids) >= l.GamesPerChat {
-		return fmt.Errorf("session: %s chat %q has %d live games: %w", who.Platform, who.Chat, len(ids), ErrChatGames)
-	}
-	if l.GamesPerUser <= 0 || len(ids) < l.GamesPerUser {
-		return nil
-	}
-	mine := 0
-	for _, id := range ids {
-		g, err := tx.Game(id)
+	if l.GamesPerChat > 0 {
+		ids, err := tx.LiveGames(who.Platform, who.Chat)
 		if err != nil {
 			return err
 		}
-		if g.SideOf(who.User.ID) != engine.Empty {
-			mine++
+		if len(ids) >= l.GamesPerChat {
+			return fmt.Errorf("session: %s chat %q has %d live games: %w", who.Platform, who.Chat, len(ids), ErrChatGames)
 		}
 	}
-	if mine >= l.GamesPerUser {
-		return fmt.Errorf("session: user %q has %d live games in %s chat %q: %w", who.User.ID, mine, who.Platform, who.Chat, ErrUserGames)
+	if l.GamesPerUser > 0 && who.User.ID != "" {
+		ids, err := tx.UserLiveGames(who.Platform, who.User.ID)
+		if err != nil {
+			return err
+		}
+		if len(ids) >= l.GamesPerUser {
+			return fmt.Errorf("session: user %q has %d live games on %s: %w", who.User.ID, len(ids), who.Platform, ErrUserGames)
+		}
 	}
 	return nil
 }

@@ -54,10 +54,25 @@ func TestGamesPerUserLimit(t *testing.T) {
 	if v, _ := svc.Game(ctx, open.ID()); v.Status() != Open {
 		t.Fatalf("refused accept changed the challenge: %s", v.Status())
 	}
-	// Another chat counts apart.
+	// The limit spans the chats of a platform, not other platforms.
 	other := Actor{Platform: "test", Chat: "d", User: alice}
+	if _, err := svc.Challenge(ctx, other, ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrUserGames) {
+		t.Fatalf("in another chat: %v, want ErrUserGames", err)
+	}
+	elsewhere := Actor{Platform: "other", Chat: "c", User: alice}
+	if _, err := svc.Challenge(ctx, elsewhere, ChallengeRequest{Rules: ttt}); err != nil {
+		t.Fatalf("on another platform: %v", err)
+	}
+	// A game that ends frees its place.
+	running, err := svc.Running(ctx, as(alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Resign(ctx, as(alice), running.ID()); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := svc.Challenge(ctx, other, ChallengeRequest{Rules: ttt}); err != nil {
-		t.Fatalf("in another chat: %v", err)
+		t.Fatalf("after a game ended: %v", err)
 	}
 }
 

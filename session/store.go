@@ -35,6 +35,9 @@ type Tx interface {
 	// RunningGame returns the id of the user's running game against the AI
 	// in the chat, or ErrNotFound.
 	RunningGame(p Platform, chat, userID string) (GameID, error)
+	// UserLiveGames returns the ids of the open challenges and running
+	// games the user plays in any chat of the platform.
+	UserLiveGames(p Platform, userID string) ([]GameID, error)
 	// LiveGames returns the ids of the chat's open challenges and running
 	// games, oldest first.
 	LiveGames(p Platform, chat string) ([]GameID, error)
