@@ -46,6 +46,14 @@ type Reply struct {
 	Notice string
 }
 
+// Reasons of the refusals the dispatcher reports to the session's
+// observer before any game is involved (session.Reason names the others).
+const (
+	ReasonBadCommand  = "bad_command"
+	ReasonBadCallback = "bad_callback"
+	ReasonBadCoord    = "bad_coord"
+)
+
 // Dispatcher turns commands, taps and typed moves into session calls and
 // their results into Replies. It is safe for concurrent use.
 type Dispatcher struct {
@@ -90,6 +98,7 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 	}
 	lang := d.lang(ctx, req)
 	if err != nil {
+		d.svc.Refused(d.platform, ReasonBadCommand)
 		return Reply{Lang: lang, Text: render.ErrorText(lang, err)}
 	}
 	who := d.actor(req)
@@ -356,6 +365,7 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 	lang := d.lang(ctx, req)
 	a, err := DecodeAction(data)
 	if err != nil {
+		d.svc.Refused(d.platform, ReasonBadCallback)
 		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
 	}
 	who := d.actor(req)
@@ -440,6 +450,7 @@ func (d *Dispatcher) Move(ctx context.Context, req Request, text string) Reply {
 	p, err := render.ParseCoord(text, v.Rules())
 	if err != nil {
 		if looksLikeCoord(text) {
+			d.svc.Refused(d.platform, ReasonBadCoord)
 			return Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, text)}
 		}
 		return Reply{}

@@ -72,6 +72,11 @@ func Reason(err error) string {
 	return ""
 }
 
+// Refused reports a refusal that happened before any game was touched,
+// such as an unparsable command or forged callback data, to the
+// service's observer, so that every refusal is counted in one place.
+func (s *Service) Refused(p Platform, reason string) { s.observer.Refused(p, reason) }
+
 // refused reports *errp to the observer when it is a refusal. Exported
 // methods that refuse defer it.
 func (s *Service) refused(p Platform, errp *error) {

@@ -1,0 +1,56 @@
+package adapters
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+)
+
+// refusalLog is a session.Observer that records refusal reasons.
+type refusalLog struct {
+	mu      sync.Mutex
+	reasons []string
+}
+
+func (r *refusalLog) Moved(session.Platform, bool) {}
+func (r *refusalLog) Refused(_ session.Platform, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reasons = append(r.reasons, reason)
+}
+func (r *refusalLog) Thought(engine.Level, engine.Rules, time.Duration) {}
+func (r *refusalLog) Committed(time.Duration)                           {}
+
+// TestEveryRefusalIsCounted checks that refusals found before the session
+// is asked (bad commands, forged buttons, coordinates off the board) reach
+// the session's observer, like the session's own refusals.
+func TestEveryRefusalIsCounted(t *testing.T) {
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	log := &refusalLog{}
+	d := NewDispatcher(session.New(st, &session.Config{NewSeed: func() uint64 { return 3 }, Observer: log}), "test", "", nil)
+	ctx := context.Background()
+	req := Request{Chat: "c", User: session.User{ID: "1", Name: "ann"}, Locale: "en", Message: "m"}
+
+	d.Command(ctx, req, "/dance")
+	d.Tap(ctx, req, "p:zz:garbage")
+	if r := d.Command(ctx, req, "/play"); r.Game == nil {
+		t.Fatalf("/play: %+v", r)
+	}
+	d.Move(ctx, req, "z9")
+	d.Move(ctx, req, "hello there") // ordinary chat: not a refusal
+	d.Command(ctx, req, "/play")    // already playing: a session refusal
+	want := []string{ReasonBadCommand, ReasonBadCallback, ReasonBadCoord, session.Reason(session.ErrAlreadyPlaying)}
+	if !slices.Equal(log.reasons, want) {
+		t.Fatalf("refusals counted %q, want %q", log.reasons, want)
+	}
+}
