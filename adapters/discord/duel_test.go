@@ -342,20 +342,7 @@ func TestDeferredTapAndRematchCarryThePicture(t *testing.T) {
 	h := newHarness(t, nil)
 	board := h.play(ann, "c", discordtest.StringOption(optGame, "gomoku"), discordtest.StringOption(optLevel, "easy"))
 	before := picture(t, board, gomoku)
-	gate, fire := make(chan struct{}), make(chan time.Time)
-	h.mu.Lock()
-	h.gate, h.fire = gate, fire
-	h.mu.Unlock()
-	id, err := h.fake.Tap(ann, board.ID, placeButtons(board)[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	close(fire) // DeferAfter has passed, and the AI is still thinking.
-	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 6 }); err != nil {
-		t.Fatal(err)
-	}
-	close(gate)
-	h.await(id)
+	h.tapDeferred(board, placeButtons(board)[0])
 	board = h.message(board.ID)
 	if after := picture(t, board, gomoku); after.ID == before.ID || board.Edits != 1 {
 		t.Fatalf("after the deferred tap: %d edits, picture %s (was %s)", board.Edits, after.ID, before.ID)

@@ -337,20 +337,7 @@ func TestSlowHardMoveIsDeferredThenEdited(t *testing.T) {
 func TestTapStillRunningAtTheDeadlineIsDeferred(t *testing.T) {
 	h := newHarness(t, nil)
 	board := h.play(ann, "c")
-	gate, fire := make(chan struct{}), make(chan time.Time)
-	h.mu.Lock()
-	h.gate, h.fire = gate, fire
-	h.mu.Unlock()
-	id, err := h.fake.Tap(ann, board.ID, placeButtons(board)[4])
-	if err != nil {
-		t.Fatal(err)
-	}
-	close(fire) // DeferAfter has passed, and the AI is still thinking.
-	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 6 }); err != nil {
-		t.Fatal(err)
-	}
-	close(gate)
-	h.await(id)
+	id := h.tapDeferred(board, placeButtons(board)[4])
 	m := h.message(board.ID)
 	if r := h.fake.Response(id); r.Original != board.ID || m.Edits != 1 || len(placeButtons(m)) != 7 {
 		t.Errorf("after the deferred tap: %+v %+v", r, m)

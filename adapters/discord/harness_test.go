@@ -297,3 +297,26 @@ func placeButtons(m discordtest.Message) []string {
 	}
 	return ids
 }
+
+// tapDeferred has ann tap the button customID on board while the AI is held: the
+// DeferAfter deadline fires first, so the bot must defer the update, and
+// only then is the AI let go. It returns the interaction's id once
+// handled.
+func (h *harness) tapDeferred(board discordtest.Message, customID string) string {
+	h.t.Helper()
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	h.mu.Lock()
+	h.gate, h.fire = gate, fire
+	h.mu.Unlock()
+	id, err := h.fake.Tap(ann, board.ID, customID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	close(fire) // DeferAfter has passed, and the AI is still thinking.
+	if err := h.fake.WaitFor(waitLimit, "the deferral", func() bool { return h.fake.Response(id).Type == 6 }); err != nil {
+		h.t.Fatal(err)
+	}
+	close(gate)
+	h.await(id)
+	return id
+}
