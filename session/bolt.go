@@ -27,10 +27,11 @@ var (
 	bucketChatSettings = []byte("chatsettings") // platform, chat → settingsRecord
 	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
 	bucketUserLive     = []byte("userlive")     // platform, user, id → id of an open or running game the user plays
+	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → the update, received but not handled
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
-		bucketUserLive,
+		bucketUserLive, bucketInbox,
 	}
 )
 
@@ -396,6 +397,31 @@ func (t boltTx) UserLiveGames(p Platform, userID string) ([]GameID, error) {
 		}
 	}
 	return ids, nil
+}
+
+// inboxKey returns the inbox key of update id of platform p: ids sort in
+// order (offset so that negative ids sort first).
+func inboxKey(p Platform, id int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte(string(p)+"\x00"), uint64(id)^(1<<63))
+}
+
+func (t boltTx) PutInbox(p Platform, it InboxItem) error {
+	return t.tx.Bucket(bucketInbox).Put(inboxKey(p, it.ID), it.Data)
+}
+
+func (t boltTx) DeleteInbox(p Platform, id int64) error {
+	return t.tx.Bucket(bucketInbox).Delete(inboxKey(p, id))
+}
+
+func (t boltTx) Inbox(p Platform) ([]InboxItem, error) {
+	prefix := []byte(string(p) + "\x00")
+	var items []InboxItem
+	c := t.tx.Bucket(bucketInbox).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		id := int64(binary.BigEndian.Uint64(k[len(prefix):]) ^ (1 << 63))
+		items = append(items, InboxItem{ID: id, Data: bytes.Clone(v)})
+	}
+	return items, nil
 }
 
 func (t boltTx) LastGame(p Platform, chat, userID string) (GameID, error) {

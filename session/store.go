@@ -35,6 +35,13 @@ type Tx interface {
 	// RunningGame returns the id of the user's running game against the AI
 	// in the chat, or ErrNotFound.
 	RunningGame(p Platform, chat, userID string) (GameID, error)
+	// PutInbox keeps an update of platform p received but not handled.
+	PutInbox(p Platform, it InboxItem) error
+	// DeleteInbox removes update id of platform p; a missing one is no
+	// error.
+	DeleteInbox(p Platform, id int64) error
+	// Inbox returns the kept updates of platform p, lowest id first.
+	Inbox(p Platform) ([]InboxItem, error)
 	// UserLiveGames returns the ids of the open challenges and running
 	// games the user plays in any chat of the platform.
 	UserLiveGames(p Platform, userID string) ([]GameID, error)

@@ -98,11 +98,29 @@ func (b *Bot) Run(ctx context.Context) error {
 		sched.close()
 		stop.Stop()
 	}
+	// An update is kept in the session's inbox from before Telegram is
+	// told it arrived until it was handled, so a crash loses none: the
+	// next Run replays the inbox first.
 	submit := func(ctx context.Context, u tgbotapi.Update) error {
-		return sched.submit(ctx, updateChat(u), func() { b.handle(work, u) })
+		return sched.submit(ctx, updateChat(u), func() {
+			b.handle(work, u)
+			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
+				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
+			}
+		})
+	}
+	replayed, err := b.replay(ctx, submit)
+	if err != nil {
+		drain()
+		return err
 	}
 	if b.cfg.Mode == ModeWebhook {
-		err := b.serveWebhook(ctx, submit)
+		err := b.serveWebhook(ctx, func(ctx context.Context, u tgbotapi.Update) error {
+			if err := b.receive(ctx, []tgbotapi.Update{u}); err != nil {
+				return err
+			}
+			return submit(ctx, u)
+		})
 		drain()
 		return err
 	}
@@ -110,7 +128,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return fmt.Errorf("telegram: leave webhook mode: %w", err)
 	}
-	offset, err := b.poll(ctx, submit)
+	offset, err := b.poll(ctx, replayed, submit)
 	drain()
 	b.confirm(offset)
 	return err
@@ -127,11 +145,55 @@ func updateChat(u tgbotapi.Update) int64 {
 	return 0
 }
 
+// replay submits the updates a crash left in the inbox and returns their
+// ids, so that poll skips them when Telegram delivers them again.
+func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (map[int]bool, error) {
+	pending, err := b.svc.Pending(ctx, Platform)
+	if err != nil {
+		return nil, fmt.Errorf("telegram: read the inbox: %w", err)
+	}
+	replayed := make(map[int]bool, len(pending))
+	for _, it := range pending {
+		var u tgbotapi.Update
+		if err := json.Unmarshal(it.Data, &u); err != nil {
+			b.log.Error("dropping an unreadable update from the inbox", "update", it.ID, "err", err)
+			if err := b.svc.Handled(ctx, Platform, it.ID); err != nil {
+				return nil, fmt.Errorf("telegram: clear the inbox: %w", err)
+			}
+			continue
+		}
+		if err := submit(ctx, u); err != nil {
+			return replayed, nil
+		}
+		replayed[u.UpdateID] = true
+	}
+	if len(pending) > 0 {
+		b.log.Info("replayed updates a stop left unhandled", "count", len(pending))
+	}
+	return replayed, nil
+}
+
+// receive keeps updates in the session's inbox before they are queued.
+func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) error {
+	items := make([]session.InboxItem, 0, len(updates))
+	for _, u := range updates {
+		data, err := json.Marshal(u)
+		if err != nil {
+			return fmt.Errorf("telegram: keep update %d: %w", u.UpdateID, err)
+		}
+		items = append(items, session.InboxItem{ID: int64(u.UpdateID), Data: data})
+	}
+	return b.svc.Receive(ctx, Platform, items)
+}
+
 // poll fetches updates until ctx ends and returns the offset of the first
-// update not queued. An update's offset is passed back to Telegram (which
-// confirms it) only after the update was queued. It stops early with an
-// error when Telegram refuses the token (401) or knows no such bot (404).
-func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (int, error) {
+// update not queued. Each batch is kept in the inbox before its updates
+// are queued, and an update's offset is passed back to Telegram (which
+// confirms it) only after that, so no confirmed update can be lost; the
+// ids in replayed were queued from the inbox already and are skipped. It
+// stops early with an error when Telegram refuses the token (401) or
+// knows no such bot (404).
+func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit func(context.Context, tgbotapi.Update) error) (int, error) {
 	// The long poll gets its own client: no overall timeout shorter than
 	// the poll, and every request bound to ctx.
 	poller := *b.api
@@ -162,9 +224,28 @@ func (b *Bot) poll(ctx context.Context, submit func(context.Context, tgbotapi.Up
 			}
 			continue
 		}
+		fresh := updates[:0]
+		for _, u := range updates {
+			if u.UpdateID >= offset && !replayed[u.UpdateID] {
+				fresh = append(fresh, u)
+			}
+		}
+		if err := b.receive(ctx, fresh); err != nil {
+			wait := b.cfg.Backoff(failures)
+			failures++
+			b.log.Error("keeping updates in the inbox failed", "err", err, "wait", wait)
+			if b.cfg.Sleep(ctx, wait) != nil {
+				break
+			}
+			continue
+		}
 		failures = 0
 		for _, u := range updates {
 			if u.UpdateID < offset {
+				continue
+			}
+			if replayed[u.UpdateID] {
+				offset = u.UpdateID + 1
 				continue
 			}
 			if err := submit(ctx, u); err != nil {

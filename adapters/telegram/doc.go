@@ -2,10 +2,12 @@
 // client go-telegram-bot-api/v5.
 //
 // A Bot receives updates by long polling (its own context-aware loop on
-// getUpdates that confirms an update's offset only once the update is
-// queued, honours retry_after on flood control and backs off on server
-// and network errors) or through a webhook that checks Telegram's secret
-// token header. Updates of one chat are handled in order; different chats
+// getUpdates that confirms an update's offset only once the update is kept
+// in the session's inbox, honours retry_after on flood control and backs
+// off on server and network errors) or through a webhook that checks
+// Telegram's secret token header. An update leaves the inbox once handled,
+// and Run replays what a crash left there before it polls, so no update
+// Telegram was told arrived is lost. Updates of one chat are handled in order; different chats
 // are handled in parallel by a bounded number of workers.
 //
 // Typed commands go to the shared adapters.Dispatcher and get a reply in
