@@ -224,7 +224,7 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit func(conte
 			}
 			continue
 		}
-		fresh := updates[:0]
+		fresh := make([]tgbotapi.Update, 0, len(updates))
 		for _, u := range updates {
 			if u.UpdateID >= offset && !replayed[u.UpdateID] {
 				fresh = append(fresh, u)
