@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -64,17 +63,8 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	fake := discordtest.New(discordtest.Options{Token: token})
 	defer fake.Close()
 	defer discord.SetAPIBase(discord.DefaultAPIBase)
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	// As run wires it: the sweeper's reports go to the platform's entry.
-	onExpire := map[session.Platform]func(session.View){}
-	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
+	r := newExpiryRig(t)
+	store, svc, onExpire := r.store, r.svc, r.onExpire
 	var cfg Config
 	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
 	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(store.LiveCount))
@@ -112,9 +102,7 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	if _, err := svc.BindMessage(ctx, v.ID(), fake.Response(id).Original); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	now = now.Add(session.DefaultIdleAI)
-	mu.Unlock()
+	r.advance(session.DefaultIdleAI)
 	if n, err := svc.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("sweep ended %d: %v", n, err)
 	}

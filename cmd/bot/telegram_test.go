@@ -54,17 +54,8 @@ func TestRunServesTelegramWithAToken(t *testing.T) {
 func TestTelegramShowsExpiredGames(t *testing.T) {
 	fake := telegramtest.NewServer()
 	defer fake.Close()
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	// As run wires it: the sweeper's reports go to the platform's entry.
-	onExpire := map[session.Platform]func(session.View){}
-	svc := session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { onExpire[v.Platform()](v) }})
+	r := newExpiryRig(t)
+	store, svc, onExpire := r.store, r.svc, r.onExpire
 	cfg := defaultConfig()
 	cfg.Telegram.Token, cfg.Telegram.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
 	bot, err := newTelegram(svc, cfg, slog.New(slog.DiscardHandler), newMetrics(store.LiveCount), onExpire)
@@ -94,9 +85,7 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := fake.LastBotMessage(43)
-	mu.Lock()
-	now = now.Add(session.DefaultIdleAI)
-	mu.Unlock()
+	r.advance(session.DefaultIdleAI)
 	if n, err := svc.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("sweep ended %d: %v", n, err)
 	}
@@ -104,4 +93,35 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 	if after.Edits != 1 || !strings.Contains(after.Text, render.T(render.English, render.MsgExpired)) {
 		t.Errorf("board after the sweep: %+v", after)
 	}
+}
+
+// expiryRig is a session on a temp bbolt file with a clock the test moves,
+// whose sweeper reports go to the platform's onExpire entry, as run wires
+// them.
+type expiryRig struct {
+	store    *session.BoltStore
+	svc      *session.Service
+	onExpire map[session.Platform]func(session.View)
+	mu       sync.Mutex
+	now      time.Time
+}
+
+func newExpiryRig(t *testing.T) *expiryRig {
+	t.Helper()
+	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	r := &expiryRig{store: store, onExpire: map[session.Platform]func(session.View){}, now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}
+	clock := func() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.now }
+	r.svc = session.New(store, &session.Config{Now: clock, OnExpire: func(v session.View) { r.onExpire[v.Platform()](v) }})
+	return r
+}
+
+// advance moves the rig's clock on by d.
+func (r *expiryRig) advance(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.now = r.now.Add(d)
 }
