@@ -6,8 +6,8 @@
 package console
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,23 +71,30 @@ func (c *Console) Run(ctx context.Context) error {
 	if r := c.d.Resume(ctx, c.request()); r.Game != nil {
 		c.show(ctx, r)
 	}
-	lines := make(chan string)
+	lines := make(chan input)
 	errs := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(c.in)
-		for sc.Scan() {
+		lr := newLineReader(c.in)
+		for {
+			text, tooLong, err := lr.next()
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				errs <- err
+				close(lines)
+				return
+			}
 			select {
-			case lines <- sc.Text():
+			case lines <- input{text: text, tooLong: tooLong}:
 			case <-ctx.Done():
 				return
 			}
 		}
-		errs <- sc.Err()
-		close(lines)
 	}()
 	for {
 		fmt.Fprint(c.out, "> ")
-		var line string
+		var in input
 		var ok bool
 		select {
 		case <-ctx.Done():
@@ -97,18 +104,28 @@ func (c *Console) Run(ctx context.Context) error {
 			fmt.Fprintln(c.out)
 			c.show(ctx, c.d.Expired(ctx, v))
 			continue
-		case line, ok = <-lines:
+		case in, ok = <-lines:
 		}
 		if !ok {
 			fmt.Fprintln(c.out)
 			return <-errs
 		}
-		line = strings.TrimSpace(line)
+		if in.tooLong {
+			fmt.Fprintln(c.out, "!", render.T(render.LangOf(c.lang), render.MsgTooLong, strconv.Itoa(adapters.MaxCommandLen)))
+			continue
+		}
+		line := strings.TrimSpace(in.text)
 		if line == "/quit" || line == "/exit" {
 			return nil
 		}
 		c.handle(ctx, line)
 	}
+}
+
+// input is one line typed, or the start of a line too long to take.
+type input struct {
+	text    string
+	tooLong bool
 }
 
 // request returns the dispatcher request of the terminal's user.
