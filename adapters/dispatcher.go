@@ -72,9 +72,13 @@ func NewDispatcher(svc *session.Service, platform session.Platform, botName stri
 	return &Dispatcher{svc: svc, platform: platform, botName: botName, log: log}
 }
 
-// actor returns the session actor of a request.
+// actor returns the session actor of a request, with the user's name
+// cleaned of what must never be shown (render.CleanName) before the
+// session stores it.
 func (d *Dispatcher) actor(req Request) session.Actor {
-	return session.Actor{Platform: d.platform, Chat: req.Chat, User: req.User}
+	u := req.User
+	u.Name = render.CleanName(u.Name)
+	return session.Actor{Platform: d.platform, Chat: req.Chat, User: u}
 }
 
 // lang returns the language to answer the request in: the user's

@@ -165,6 +165,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgUserGames:         {English: "You have too many games going already; finish or resign one first.", Chinese: "你进行中的对局太多了，请先下完或认输一局。"},
 	MsgChatGames:         {English: "This chat has too many games going; finish some first.", Chinese: "本群进行中的对局太多了，请先结束一些。"},
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
+	MsgPlayer:            {English: "Player %s", Chinese: "玩家 %s"},
 	MsgTooLong:           {English: "That message is too long: commands are at most %s characters.", Chinese: "消息太长：命令最多 %s 个字符。"},
 }
 
@@ -261,6 +262,9 @@ const (
 	MsgTopEmpty          Key = "top_empty"
 	MsgYourRank          Key = "your_rank"
 	MsgNowPlaying        Key = "now_playing"
+	// MsgPlayer names a person whose name shows nothing, by the end of
+	// their id.
+	MsgPlayer Key = "player"
 )
 
 // The messages of the limits that keep one user or chat from swamping the

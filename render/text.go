@@ -3,6 +3,7 @@ package render
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 
 	"github.com/boardbot/boardbot/engine"
@@ -115,18 +116,31 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 	return Stone(v.Rules(), s) + " " + SeatName(v.Seat(s), l)
 }
 
-// SeatName returns how a seat is called: the person's name (its first 32
-// characters), or the AI and its level.
+// SeatName returns how a seat is called: the person's name, cleaned (see
+// CleanName), or "Player" and the end of their id when nothing of the
+// name is visible; or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
 		return T(l, MsgAI, s.AI)
 	}
-	name := s.User.Name
-	if name == "" {
-		name = s.User.ID
+	if name := CleanName(s.User.Name); name != "" {
+		return name
 	}
-	if r := []rune(name); len(r) > maxNameRunes {
-		name = string(r[:maxNameRunes-1]) + "…"
+	return T(l, MsgPlayer, idTail(s.User.ID))
+}
+
+// idTail returns the last four letters or digits of a user id, enough to
+// tell apart two players whose names show nothing.
+func idTail(id string) string {
+	var tail []rune
+	rs := []rune(id)
+	for i := len(rs) - 1; i >= 0 && len(tail) < 4; i-- {
+		if r := rs[i]; r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			tail = append([]rune{r}, tail...)
+		}
 	}
-	return name
+	if len(tail) == 0 {
+		return "?"
+	}
+	return string(tail)
 }

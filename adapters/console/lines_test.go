@@ -112,3 +112,14 @@ func FuzzLineReader(f *testing.F) {
 		}
 	})
 }
+
+func TestNamesAreCleanedInTheTerminal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, path, "/as \x1b[31mred\n/as \u200b\n/as bob\n")
+	if strings.ContainsAny(out, "\x1b\u200b") {
+		t.Fatalf("the terminal printed a control or format character:\n%+q", out)
+	}
+	if !strings.Contains(out, "You are now bob.") || strings.Contains(out, "You are now [31mred") {
+		t.Fatalf("want only bob taken as a name:\n%s", out)
+	}
+}
