@@ -216,12 +216,13 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 	if u == nil || u.ID == "" || i.ChannelID == "" {
 		return adapters.Request{}, false
 	}
-	name := nick
-	if name == "" {
-		name = u.GlobalName
-	}
-	if name == "" {
-		name = u.Username
+	// The first of the names that shows anything: a nickname of zero-width
+	// characters must not hide the user's own name.
+	name := ""
+	for _, n := range []string{nick, u.GlobalName, u.Username} {
+		if name = render.CleanName(n); name != "" {
+			break
+		}
 	}
 	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name}, Locale: string(i.Locale)}, true
 }

@@ -289,3 +289,20 @@ func TestResolvedUserPrefersNickThenGlobalName(t *testing.T) {
 		t.Errorf("without resolved data: %+v", got)
 	}
 }
+
+func TestRequestNamesTheUserByTheFirstVisibleName(t *testing.T) {
+	for _, c := range []struct {
+		nick, global, username, want string
+	}{
+		{"Nick", "Global", "user", "Nick"},
+		{"\u200b\u200b", "Glo\x1b[1mbal", "user", "Glo[1mbal"},
+		{"", "\u3164", "user", "user"},
+		{"\u200b", "", "", ""},
+	} {
+		i := &discordgo.Interaction{ChannelID: "c", Member: &discordgo.Member{Nick: c.nick, User: &discordgo.User{ID: "42", GlobalName: c.global, Username: c.username}}}
+		req, ok := request(i)
+		if !ok || req.User.Name != c.want {
+			t.Errorf("nick %+q global %+q username %+q: name %+q (ok %v), want %+q", c.nick, c.global, c.username, req.User.Name, ok, c.want)
+		}
+	}
+}
