@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,5 +252,32 @@ func TestLeaderboardSkipsUnreadableStats(t *testing.T) {
 	}
 	if _, err := s.Stats(ctx, "test", bob.ID); !errors.Is(err, ErrSchema) {
 		t.Fatalf("bob's own stats: %v, want ErrSchema", err)
+	}
+}
+
+// TestDecodeErrorsDoNotQuoteTheRecord checks that the error about a bad
+// record, which may end up in a log, holds none of the record's bytes.
+func TestDecodeErrorsDoNotQuoteTheRecord(t *testing.T) {
+	for _, data := range []string{
+		`{"v":2,"chat":SECRET}`, `{"v":2,"ver":31415926.5}`, `{"v":2,"due":"SECRET"}`,
+		"\x00SECRET", `{"v":2,"user":{"id":31415926}}`, `{"v":2,"s":{"lang":31415926}}`,
+	} {
+		_, gerr := decodeGame([]byte(data))
+		_, herr := decodeGameHeader([]byte(data))
+		_, serr := decodeStats([]byte(data))
+		_, cerr := decodeSettings[ChatSettings]([]byte(data))
+		for _, err := range []error{gerr, herr, serr, cerr} {
+			if err == nil {
+				continue // a record of another kind may read
+			}
+			if !errors.Is(err, ErrSchema) {
+				t.Fatalf("%q: %v, want ErrSchema", data, err)
+			}
+			for _, secret := range []string{"SECRET", "31415926", "\x00"} {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("the error about %q quotes it: %v", data, err)
+				}
+			}
+		}
 	}
 }
