@@ -218,7 +218,11 @@ func (t boltTx) Game(id GameID) (Game, error) {
 	if data == nil {
 		return Game{}, fmt.Errorf("session: game %q: %w", id, ErrNotFound)
 	}
-	return decodeGame(data) // decoding copies out of the mmap
+	g, err := decodeGame(data) // decoding copies out of the mmap
+	if err != nil {
+		return Game{}, fmt.Errorf("session: game %q: %w", id, err)
+	}
+	return g, nil
 }
 
 func (t boltTx) PutGame(g Game) error {
@@ -432,14 +436,19 @@ func (t boltTx) LastGame(p Platform, chat, userID string) (GameID, error) {
 	return GameID(id), nil
 }
 
-func (t boltTx) Due(at time.Time, limit int) ([]GameID, error) {
+func (t boltTx) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
 	end := timeKey(at)
-	var ids []GameID
+	from := append(timeKey(after.Deadline), after.ID...)
+	var due []DueGame
 	c := t.tx.Bucket(bucketDeadlines).Cursor()
-	for k, v := c.First(); k != nil && len(ids) < limit && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
-		ids = append(ids, GameID(v))
+	for k, v := c.Seek(from); k != nil && len(due) < limit && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
+		if len(k) < 8 || bytes.Equal(k, from) {
+			continue
+		}
+		n := binary.BigEndian.Uint64(k)
+		due = append(due, DueGame{ID: GameID(v), Deadline: time.Unix(0, int64(n)).UTC()})
 	}
-	return ids, nil
+	return due, nil
 }
 
 func (t boltTx) Stats(p Platform, userID string) (Stats, error) {
@@ -447,7 +456,11 @@ func (t boltTx) Stats(p Platform, userID string) (Stats, error) {
 	if data == nil {
 		return newStats(User{ID: userID}), nil
 	}
-	return decodeStats(data)
+	st, err := decodeStats(data)
+	if err != nil {
+		return Stats{}, fmt.Errorf("session: stats of %q on %s: %w", userID, p, err)
+	}
+	return st, nil
 }
 
 func (t boltTx) PutStats(p Platform, chat string, s Stats) error {

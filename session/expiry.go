@@ -48,45 +48,67 @@ func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
 
 // Sweep ends every live game whose deadline has passed, calls
 // Config.OnExpire with each, and returns how many it ended. Games that
-// changed since they were found due (a move came in) are left alone. It
-// stops at the first store error or when ctx is done.
+// changed since they were found due (a move came in) are left alone. A
+// game whose record is unreadable is skipped and reported to
+// Config.OnUnreadable; a game that fails to expire is skipped too, and
+// the first such error is returned (with how many failed) after the
+// others were swept. It stops when ctx is done or the due index cannot
+// be read.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
-	ended := 0
+	now := s.now()
+	ended, failed := 0, 0
+	var first error
+	result := func() error {
+		if first == nil {
+			return nil
+		}
+		return fmt.Errorf("session: sweep: %d games failed to expire, the first: %w", failed, first)
+	}
+	var after DueGame
 	for {
-		now := s.now()
-		var ids []GameID
+		var due []DueGame
 		err := s.store.View(ctx, func(tx Tx) error {
 			var err error
-			ids, err = tx.Due(now, sweepBatch)
+			due, err = tx.Due(now, after, sweepBatch)
 			return err
 		})
 		if err != nil {
-			return ended, fmt.Errorf("session: sweep: %w", err)
+			return ended, errors.Join(fmt.Errorf("session: sweep: %w", err), result())
 		}
-		n := 0
-		for _, id := range ids {
-			v, ok, err := s.sweepOne(ctx, id)
-			if err != nil {
-				return ended, fmt.Errorf("session: sweep: %w", err)
+		for _, d := range due {
+			if err := ctx.Err(); err != nil {
+				return ended, errors.Join(fmt.Errorf("session: sweep: %w", err), result())
 			}
-			if ok {
-				n++
+			v, ok, err := s.sweepOne(ctx, d.ID)
+			switch {
+			case err != nil:
+				failed++
+				if first == nil {
+					first = err
+				}
+			case ok:
+				ended++
 				if s.onExpire != nil {
 					s.onExpire(v)
 				}
 			}
 		}
-		ended += n
-		if len(ids) < sweepBatch || n == 0 {
-			return ended, nil
+		if len(due) < sweepBatch {
+			return ended, result()
 		}
+		after = due[len(due)-1]
 	}
 }
 
-// sweepOne expires the game id if it is still due.
+// sweepOne expires the game id if it is still due. A game whose record
+// is unreadable is reported and left alone.
 func (s *Service) sweepOne(ctx context.Context, id GameID) (View, bool, error) {
 	defer s.locks.lock(string(id))()
 	g, err := s.load(ctx, id)
+	if errors.Is(err, ErrSchema) {
+		s.onUnreadable(UnreadableGame, string(id))
+		return View{}, false, nil
+	}
 	if err != nil {
 		return View{}, false, err
 	}

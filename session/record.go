@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,6 +39,22 @@ type gameRecord struct {
 	Updated    time.Time    `json:"updated"`
 }
 
+// decodeFault says why json.Unmarshal refused a record without quoting
+// it (json's own errors quote a character or a number of the input), so
+// that an error about a bad record, which may be logged, never carries
+// the record's contents.
+func decodeFault(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %q of the wrong type at byte %d", typ.Field, typ.Offset)
+	}
+	return fmt.Sprintf("not a record (%T)", err)
+}
+
 // encodeGame returns the stored form of g.
 func encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
@@ -58,7 +75,7 @@ func encodeGame(g *Game) ([]byte, error) {
 func decodeGame(data []byte) (Game, error) {
 	var r gameRecord
 	if err := json.Unmarshal(data, &r); err != nil {
-		return Game{}, fmt.Errorf("session: decode game: %w: %v", ErrSchema, err)
+		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
 	if r.Schema != schemaVersion && r.Schema != 1 {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, this release reads %d", r.ID, ErrSchema, r.Schema, schemaVersion)
@@ -181,7 +198,7 @@ func encodeStats(s *Stats) ([]byte, error) {
 func decodeStats(data []byte) (Stats, error) {
 	var r statsRecord
 	if err := json.Unmarshal(data, &r); err != nil {
-		return Stats{}, fmt.Errorf("session: decode stats: %w: %v", ErrSchema, err)
+		return Stats{}, fmt.Errorf("session: decode stats: %w: %s", ErrSchema, decodeFault(err))
 	}
 	if r.Schema != schemaVersion {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: schema %d, this release reads %d", r.User.ID, ErrSchema, r.Schema, schemaVersion)
@@ -225,7 +242,7 @@ func decodeSettings[T interface{ validate() error }](data []byte) (T, error) {
 	var r settingsRecord[T]
 	var zero T
 	if err := json.Unmarshal(data, &r); err != nil {
-		return zero, fmt.Errorf("session: decode settings: %w: %v", ErrSchema, err)
+		return zero, fmt.Errorf("session: decode settings: %w: %s", ErrSchema, decodeFault(err))
 	}
 	if r.Schema != schemaVersion {
 		return zero, fmt.Errorf("session: decode settings: %w: schema %d, this release reads %d", ErrSchema, r.Schema, schemaVersion)
@@ -254,7 +271,7 @@ func decodeGameHeader(data []byte) (Game, error) {
 		Created  time.Time `json:"created"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return Game{}, fmt.Errorf("session: decode game: %w: %v", ErrSchema, err)
+		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
 	if (r.Schema != schemaVersion && r.Schema != 1) || !r.Status.valid() {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, status %q", r.ID, ErrSchema, r.Schema, r.Status)

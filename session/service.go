@@ -49,7 +49,21 @@ type Config struct {
 	// that adapters can update the game's message. It runs on Sweep's
 	// goroutine, after the change committed.
 	OnExpire func(View)
+	// OnUnreadable, when set, is called each time a read skips a stored
+	// record this release cannot decode (corrupt, or written by a newer
+	// release), so that one bad record blocks nothing else: kind is
+	// UnreadableGame with the game's id, or UnreadableStats with
+	// "platform:user id". It never gets the record's contents, is called
+	// again each time the same record is skipped, and must return
+	// quickly.
+	OnUnreadable func(kind, id string)
 }
+
+// The kinds of record Config.OnUnreadable reports.
+const (
+	UnreadableGame  = "game"
+	UnreadableStats = "stats"
+)
 
 // The defaults of Config.
 const (
@@ -72,6 +86,9 @@ type Service struct {
 	lim       Limits
 	cooldowns cooldowns
 	observer  Observer
+
+	// onUnreadable is Config.OnUnreadable, never nil.
+	onUnreadable func(kind, id string)
 }
 
 // limits are the time limits of live games.
@@ -107,6 +124,10 @@ func New(store Store, cfg *Config) *Service {
 		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
 	}
 	s.onExpire = cfg.OnExpire
+	s.onUnreadable = cfg.OnUnreadable
+	if s.onUnreadable == nil {
+		s.onUnreadable = func(string, string) {}
+	}
 	s.pool = newAIPool(cfg.AIWorkers, cfg.AIQueue)
 	s.lim = cfg.Limits
 	s.observer = cfg.Observer
@@ -399,12 +420,14 @@ func (s *Service) Game(ctx context.Context, id GameID) (View, error) {
 }
 
 // Running returns the user's running game against the AI in the chat, or
-// ErrNotFound.
+// ErrNotFound (also when that game's record is unreadable).
 func (s *Service) Running(ctx context.Context, who Actor) (View, error) {
 	return s.gameAt(ctx, func(tx Tx) (GameID, error) { return tx.RunningGame(who.Platform, who.Chat, who.User.ID) })
 }
 
-// gameAt returns the game whose id lookup finds in a read transaction.
+// gameAt returns the game whose id lookup finds in a read transaction. An
+// unreadable game is skipped (and reported) like a missing one, so that a
+// bad record does not stop the user from starting another game.
 func (s *Service) gameAt(ctx context.Context, lookup func(Tx) (GameID, error)) (View, error) {
 	var id GameID
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -415,7 +438,12 @@ func (s *Service) gameAt(ctx context.Context, lookup func(Tx) (GameID, error)) (
 	if err != nil {
 		return View{}, err
 	}
-	return s.Game(ctx, id)
+	v, err := s.Game(ctx, id)
+	if errors.Is(err, ErrSchema) {
+		s.onUnreadable(UnreadableGame, string(id))
+		return View{}, fmt.Errorf("session: game %q skipped: %w", id, ErrNotFound)
+	}
+	return v, err
 }
 
 // load reads a game in its own read transaction.
@@ -512,8 +540,11 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 
 // Live returns the chat's open challenges and running games (against the
 // AI and duels) that the actor takes part in or may accept, oldest first.
+// Games whose records are unreadable are left out and reported to
+// Config.OnUnreadable.
 func (s *Service) Live(ctx context.Context, who Actor) ([]View, error) {
 	var views []View
+	var bad []GameID
 	err := s.store.View(ctx, func(tx Tx) error {
 		ids, err := tx.LiveGames(who.Platform, who.Chat)
 		if err != nil {
@@ -521,6 +552,10 @@ func (s *Service) Live(ctx context.Context, who Actor) ([]View, error) {
 		}
 		for _, id := range ids {
 			g, err := tx.Game(id)
+			if errors.Is(err, ErrSchema) {
+				bad = append(bad, id)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -538,11 +573,14 @@ func (s *Service) Live(ctx context.Context, who Actor) ([]View, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: live games in %s chat %q: %w", who.Platform, who.Chat, err)
 	}
+	for _, id := range bad {
+		s.onUnreadable(UnreadableGame, string(id))
+	}
 	return views, nil
 }
 
 // Last returns the last game the actor finished in the chat, or
-// ErrNotFound.
+// ErrNotFound (also when that game's record is unreadable).
 func (s *Service) Last(ctx context.Context, who Actor) (View, error) {
 	return s.gameAt(ctx, func(tx Tx) (GameID, error) { return tx.LastGame(who.Platform, who.Chat, who.User.ID) })
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -245,9 +246,11 @@ func (s *Service) Stats(ctx context.Context, p Platform, userID string) (Stats, 
 }
 
 // Leaderboard returns the whole leaderboard of the players who finished a
-// game in the chat, best first.
+// game in the chat, best first. Players whose stats records are unreadable
+// are left out and reported to Config.OnUnreadable.
 func (s *Service) Leaderboard(ctx context.Context, p Platform, chat string, by Board) ([]Standing, error) {
 	var all []Stats
+	var bad []string
 	err := s.store.View(ctx, func(tx Tx) error {
 		ids, err := tx.ChatPlayers(p, chat)
 		if err != nil {
@@ -255,6 +258,10 @@ func (s *Service) Leaderboard(ctx context.Context, p Platform, chat string, by B
 		}
 		for _, id := range ids {
 			st, err := tx.Stats(p, id)
+			if errors.Is(err, ErrSchema) {
+				bad = append(bad, id)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -264,6 +271,9 @@ func (s *Service) Leaderboard(ctx context.Context, p Platform, chat string, by B
 	})
 	if err != nil {
 		return nil, fmt.Errorf("session: leaderboard of %s chat %q: %w", p, chat, err)
+	}
+	for _, id := range bad {
+		s.onUnreadable(UnreadableStats, string(p)+":"+id)
 	}
 	return rank(by, all), nil
 }

@@ -20,10 +20,18 @@ type Store interface {
 	Close() error
 }
 
+// DueGame is an entry of the deadline index: a live game and the deadline
+// it is indexed under.
+type DueGame struct {
+	ID       GameID
+	Deadline time.Time
+}
+
 // Tx is a transaction on a Store. It must not be used after the function
 // it was given to returns.
 type Tx interface {
-	// Game returns the game with the id, or ErrNotFound.
+	// Game returns the game with the id, or ErrNotFound, or an error
+	// wrapping ErrSchema and naming the id when its record is unreadable.
 	Game(id GameID) (Game, error)
 	// PutGame stores g. When g.Version is above 1 the stored game must
 	// have version g.Version-1, else PutGame returns ErrConflict. It keeps
@@ -51,11 +59,15 @@ type Tx interface {
 	// LastGame returns the id of the last game the user finished in the
 	// chat, or ErrNotFound.
 	LastGame(p Platform, chat, userID string) (GameID, error)
-	// Due returns the ids of up to limit live games whose deadline is not
-	// after t, earliest first.
-	Due(t time.Time, limit int) ([]GameID, error)
+	// Due returns up to limit live games whose deadline is not after t
+	// and that come after the entry after in (deadline, id) order,
+	// earliest first; the zero DueGame starts from the first. Paging with
+	// the last entry returned reaches every due game once, however many
+	// of them stay due.
+	Due(t time.Time, after DueGame, limit int) ([]DueGame, error)
 	// Stats returns the user's stats on the platform; a user with none
-	// gets the stats of someone who has played nothing.
+	// gets the stats of someone who has played nothing. An unreadable
+	// record gives an error wrapping ErrSchema and naming the user.
 	Stats(p Platform, userID string) (Stats, error)
 	// PutStats stores the stats of s.User and records that the user has
 	// played in the chat, for the chat's leaderboards.

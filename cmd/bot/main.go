@@ -93,6 +93,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 				f(v)
 			}
 		},
+		OnUnreadable: m.onUnreadable(log),
 	})
 
 	var servers []server

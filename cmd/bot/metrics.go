@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,6 +31,9 @@ type metrics struct {
 	think     *prometheus.HistogramVec
 	apiErrors *prometheus.CounterVec
 	commit    prometheus.Histogram
+
+	// unreadable counts the stored records the session skipped.
+	unreadable *prometheus.CounterVec
 }
 
 // newMetrics returns the metrics, registered with a registry of their
@@ -58,6 +62,10 @@ func newMetrics(active func() (int, error)) *metrics {
 			Name: "boardbot_store_commit_seconds", Help: "Time to commit a game change to the store, group-commit wait included.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
 		}),
+		unreadable: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardbot_unreadable_records_total",
+			Help: "Times a stored record this release cannot read (damaged, or from a newer release) was skipped, by kind (game, stats); the sweeper skips a due one on every pass.",
+		}, []string{"kind"}),
 	}
 	activeGames := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "boardbot_active_games", Help: "Open challenges and running games in the store.",
@@ -70,6 +78,7 @@ func newMetrics(active func() (int, error)) *metrics {
 	})
 	m.reg.MustRegister(m.updates, m.moves, m.refusals, m.think, m.apiErrors, m.commit, activeGames,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.unreadable)
 	return m
 }
 
@@ -103,6 +112,38 @@ func (m *metrics) onUpdate(p session.Platform) func(kind string) {
 // onAPIError returns the API error hook of a platform.
 func (m *metrics) onAPIError(p session.Platform) func(code int) {
 	return func(code int) { m.apiErrors.WithLabelValues(string(p), strconv.Itoa(code)).Inc() }
+}
+
+// maxUnreadableLogged is how many unreadable records the log names;
+// beyond that they are only counted.
+const maxUnreadableLogged = 1000
+
+// onUnreadable returns the session's hook for stored records it skipped
+// as unreadable. Every skip counts in boardbot_unreadable_records_total;
+// the first skip of each record logs a warning with its kind and id
+// (never its contents), so that a record the sweeper meets on every pass
+// is named once.
+func (m *metrics) onUnreadable(log *slog.Logger) func(kind, id string) {
+	var mu sync.Mutex
+	logged := map[string]bool{}
+	return func(kind, id string) {
+		m.unreadable.WithLabelValues(kind).Inc()
+		key := kind + "\x00" + id
+		mu.Lock()
+		first, full := !logged[key] && len(logged) < maxUnreadableLogged, false
+		if first {
+			logged[key] = true
+			full = len(logged) == maxUnreadableLogged
+		}
+		mu.Unlock()
+		if first {
+			log.Warn("skipping a stored record this release cannot read (damaged, or written by a newer release); it blocks nothing else",
+				"kind", kind, "id", id)
+		}
+		if full {
+			log.Warn("more unreadable records are only counted, not named", "metric", "boardbot_unreadable_records_total", "named", maxUnreadableLogged)
+		}
+	}
 }
 
 // opsHandler serves /metrics, /healthz (200 while the database answers)
