@@ -223,6 +223,13 @@ func TestSchedulerSubmitWaitsForRoom(t *testing.T) {
 	close(release)
 }
 
+// workers returns the number of worker goroutines.
+func (s *scheduler) workers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live
+}
+
 func TestSchedulerLendsTheWorkerOfAWaitingJob(t *testing.T) {
 	s := newScheduler(2, 64)
 	defer s.close()

@@ -74,13 +74,6 @@ func (s *scheduler) lend(wait func()) {
 	wait()
 }
 
-// workers returns the number of worker goroutines.
-func (s *scheduler) workers() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.live
-}
-
 // submit queues job for chat, waiting while the queue is full. It
 // returns ctx's error if ctx ends first, and errClosed after close; in
 // both cases the job will not run.
