@@ -22,9 +22,12 @@
 // Expensive AI searches (hard on boards larger than 4×4) run in a bounded
 // pool of workers with a bounded queue: when the queue is full a move is
 // refused with ErrBusy and nothing changes, while easy, medium and small
-// boards never wait for the pool. Config.Limits caps live games per user
-// and per chat and the rate of challenges; Config.Observer hears of moves,
-// refusals (by Reason), AI think times and commit latency, for metrics.
+// boards never wait for the pool. A caller that handles requests on a
+// fixed set of workers attaches a lender with WithLender, through which an
+// admitted move waits and searches, so that it can free the worker
+// meanwhile. Config.Limits caps live games per user and per chat and the
+// rate of challenges; Config.Observer hears of moves, refusals (by
+// Reason), AI think times and commit latency, for metrics.
 //
 // The package knows nothing of chat platforms or emoji: chats, users and
 // messages are opaque strings chosen by the adapters.

@@ -52,18 +52,37 @@ func newAIPool(workers, queue int) *aiPool {
 	return &aiPool{admit: make(chan struct{}, workers+queue), work: make(chan struct{}, workers)}
 }
 
-// acquire takes a worker, waiting in the queue when all are busy, and
-// returns its release. It fails at once with ErrBusy when the queue is
-// full, and with ctx's error when ctx ends while waiting.
-func (p *aiPool) acquire(ctx context.Context) (release func(), err error) {
+// run runs search on a worker of the pool: it takes a place, waits for a
+// worker while all are busy, runs search, and gives both back. It fails,
+// without running search, at once with ErrBusy when the queue is full,
+// and with ctx's error when ctx ends while waiting. The wait and the
+// search are lent through ctx's lender (see WithLender), so that the
+// caller's scheduler can run other work meanwhile; a refusal is not, as
+// it does not wait. The lent waits are thus bounded by the pool's places.
+func (p *aiPool) run(ctx context.Context, search func()) error {
 	select {
 	case p.admit <- struct{}{}:
 	default:
-		return nil, fmt.Errorf("session: AI pool: %w", ErrBusy)
+		return fmt.Errorf("session: AI pool: %w", ErrBusy)
 	}
+	defer func() { <-p.admit }()
+	var err error
+	Lend(ctx, func() {
+		if err = p.take(ctx); err != nil {
+			return
+		}
+		defer func() { <-p.work }()
+		search()
+	})
+	return err
+}
+
+// take takes a worker, waiting while all are busy, or returns ctx's error
+// when ctx ends first.
+func (p *aiPool) take(ctx context.Context) error {
 	select {
 	case p.work <- struct{}{}:
-		return p.release, nil
+		return nil
 	default:
 	}
 	if p.queued != nil {
@@ -71,15 +90,8 @@ func (p *aiPool) acquire(ctx context.Context) (release func(), err error) {
 	}
 	select {
 	case p.work <- struct{}{}:
+		return nil
 	case <-ctx.Done():
-		<-p.admit
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	return p.release, nil
-}
-
-// release gives back a worker taken by acquire.
-func (p *aiPool) release() {
-	<-p.work
-	<-p.admit
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
@@ -168,5 +169,60 @@ func TestAIPoolWaitEndsWithContext(t *testing.T) {
 	// The cancelled wait gave its place back: the pool is empty.
 	if n := len(svc.pool.admit); n != 0 {
 		t.Fatalf("%d places still taken", n)
+	}
+}
+
+func TestAIPoolLendsItsWaitsButNotItsRefusals(t *testing.T) {
+	svc, entered, release := gatedService(t, 1) // one worker, one waiting
+	queued := make(chan struct{})
+	svc.pool.queued = func() { queued <- struct{}{} }
+	var mu sync.Mutex
+	lends := 0
+	lent := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return lends
+	}
+	lctx := WithLender(ctx, func(wait func()) {
+		mu.Lock()
+		lends++
+		mu.Unlock()
+		wait()
+	})
+	users := []User{alice, bob, carol}
+	games := make([]View, len(users))
+	for i, u := range users {
+		games[i] = startAI(t, svc, u, engine.Hard, "gomoku")
+	}
+	tap := func(i int) error {
+		_, err := svc.Place(lctx, as(users[i]), PlaceRequest{Game: games[i].ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
+		return err
+	}
+	done := make(chan error, 2)
+	go func() { done <- tap(0) }()
+	<-entered // alice's search runs, lent
+	go func() { done <- tap(1) }()
+	<-queued // bob's waits, lent
+	if n := lent(); n != 2 {
+		t.Fatalf("%d lends for a search and a wait, want 2", n)
+	}
+	// A refusal and a cheap move do not wait, so they lend nothing.
+	if err := tap(2); !errors.Is(err, ErrBusy) {
+		t.Fatalf("third search: %v, want ErrBusy", err)
+	}
+	v := startAI(t, svc, User{ID: "4"}, engine.Hard, "ttt")
+	if _, err := svc.Place(lctx, as(User{ID: "4"}), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := lent(); n != 2 {
+		t.Fatalf("%d lends after a refusal and a cheap move, want 2", n)
+	}
+	release <- struct{}{}
+	<-entered
+	release <- struct{}{}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

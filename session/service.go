@@ -491,13 +491,18 @@ func (s *Service) playAI(ctx context.Context, g *Game, b *engine.Board) error {
 		return nil
 	}
 	level := g.Seat(g.ToMove()).AI
-	if expensive(level, g.Rules) {
-		release, err := s.pool.acquire(ctx)
-		if err != nil {
-			return fmt.Errorf("session: game %s: %w", g.ID, err)
-		}
-		defer release()
+	if !expensive(level, g.Rules) {
+		return s.think(ctx, g, b, level)
 	}
+	var err error
+	if perr := s.pool.run(ctx, func() { err = s.think(ctx, g, b, level) }); perr != nil {
+		return fmt.Errorf("session: game %s: %w", g.ID, perr)
+	}
+	return err
+}
+
+// think asks the AI of level for its move on b and plays it.
+func (s *Service) think(ctx context.Context, g *Game, b *engine.Board, level engine.Level) error {
 	ai, err := s.newPlayer(level, rand.New(rand.NewPCG(g.Seed, uint64(g.MoveNo()))))
 	if err != nil {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)

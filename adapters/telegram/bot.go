@@ -103,7 +103,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	// next Run replays the inbox first.
 	submit := func(ctx context.Context, u tgbotapi.Update) error {
 		return sched.submit(ctx, updateChat(u), func() {
-			b.handle(work, u)
+			// A hard move waiting for (and in) the AI pool lends its
+			// worker out, so it never delays other chats' updates.
+			b.handle(session.WithLender(work, sched.lend), u)
 			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
 				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ type harness struct {
 	cfg    telegram.Config
 	cancel context.CancelFunc
 	done   chan error
-	seed   uint64
+	seed   atomic.Uint64 // games start concurrently in many chats
 	last   session.GameID
 	// noSync opens the bbolt file without fsync (benchmarks that say so).
 	noSync bool
@@ -64,6 +65,8 @@ type harness struct {
 	// hard AI's search (0: the session's default).
 	now   func() time.Time
 	think time.Duration
+	// tune, when set, adjusts the session's config before it is made.
+	tune func(c *session.Config)
 }
 
 // newHarness starts a fake server and a bot polling it; edit adjusts the
@@ -102,16 +105,17 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.store = store
-	h.svc = session.New(store, &session.Config{
-		NewSeed: func() uint64 {
-			h.seed++
-			return h.seed
-		},
+	cfg := &session.Config{
+		NewSeed:   func() uint64 { return h.seed.Add(1) },
 		Now:       h.now,
 		ThinkTime: h.think,
 		// As cmd/bot wires it; Sweep runs on the test's goroutine.
 		OnExpire: func(v session.View) { h.bot.Expired(v) },
-	})
+	}
+	if h.tune != nil {
+		h.tune(cfg)
+	}
+	h.svc = session.New(store, cfg)
 }
 
 // closeStore checks the bbolt file's consistency and closes it.

@@ -223,6 +223,60 @@ func TestSchedulerSubmitWaitsForRoom(t *testing.T) {
 	close(release)
 }
 
+// workers returns the number of worker goroutines.
+func (s *scheduler) workers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live
+}
+
+func TestSchedulerLendsTheWorkerOfAWaitingJob(t *testing.T) {
+	s := newScheduler(2, 64)
+	defer s.close()
+	submit := func(chat int64, job func()) {
+		t.Helper()
+		if err := s.submit(context.Background(), chat, job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Both workers' jobs block in lend.
+	waiting := make(chan struct{})
+	release := []chan struct{}{make(chan struct{}), make(chan struct{})}
+	for chat := range int64(2) {
+		submit(chat, func() {
+			s.lend(func() {
+				waiting <- struct{}{}
+				<-release[chat]
+			})
+		})
+	}
+	<-waiting
+	<-waiting
+	if n := s.workers(); n != 4 {
+		t.Fatalf("%d workers while 2 of 2 lend theirs, want 4", n)
+	}
+	// Two other chats' jobs run at once meanwhile: each waits for the
+	// other.
+	meet, done := make(chan struct{}), make(chan struct{}, 2)
+	submit(2, func() { meet <- struct{}{}; done <- struct{}{} })
+	submit(3, func() { <-meet; done <- struct{}{} })
+	<-done
+	<-done
+	// Each wait that ends takes its extra worker back: a chat's next job
+	// runs after its lending job, and sees the workers asked for plus the
+	// lends still waiting.
+	counts := make(chan int)
+	for chat := range int64(2) {
+		submit(chat, func() { counts <- s.workers() })
+	}
+	for chat, want := range []int{3, 2} {
+		close(release[chat])
+		if n := <-counts; n != want {
+			t.Fatalf("%d workers after %d waits ended, want %d", n, chat+1, want)
+		}
+	}
+}
+
 func TestNewRefusesBadConfig(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"no token":       {},
