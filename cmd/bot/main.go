@@ -103,8 +103,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.DB(), log)
-		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, log, nil) })
+		h := opsHandler(m, store.DB(), backupConfig{Token: cfg.Metrics.BackupToken}, log)
+		backup := cfg.Metrics.BackupToken != ""
+		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
 	}
 	if cfg.Discord.Token != "" {
 		s, err := discordServer(cfg, svc, log, onExpire, m)
