@@ -41,8 +41,9 @@ var secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
 // New checks cfg, asks Telegram who the bot is (getMe) and returns a Bot
 // playing the games of svc. It fails with an error wrapping ErrConfig for
 // an unusable configuration, and with a typed API error (see APIError)
-// when getMe fails, such as for a wrong token.
-func New(svc *session.Service, cfg Config) (*Bot, error) {
+// when getMe fails, such as for a wrong token; ending ctx aborts getMe at
+// once (the error then satisfies errors.Is(err, context.Canceled)).
+func New(ctx context.Context, svc *session.Service, cfg Config) (*Bot, error) {
 	cfg = cfg.withDefaults()
 	switch {
 	case cfg.Token == "":
@@ -64,7 +65,7 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 	b := &Bot{cfg: cfg, svc: svc, log: cfg.Log.With("platform", Platform)}
 	b.http = &http.Client{Transport: cfg.Transport, Timeout: cfg.RequestTimeout}
 	var err error
-	b.api, err = tgbotapi.NewBotAPIWithClient(cfg.Token, cfg.APIEndpoint, b.http)
+	b.api, err = tgbotapi.NewBotAPIWithClient(cfg.Token, cfg.APIEndpoint, ctxClient{ctx: ctx, client: b.http})
 	if err != nil {
 		return nil, classify("getMe", cfg.Token, err)
 	}

@@ -507,7 +507,7 @@ func TestPerChatOrderWithParallelChats(t *testing.T) {
 func TestWrongTokenIsATypedErrorWithoutTheToken(t *testing.T) {
 	fake := telegramtest.NewServer()
 	defer fake.Close()
-	_, err := telegram.New(nil, telegram.Config{Token: "999:not-the-token", APIEndpoint: fake.Endpoint()})
+	_, err := telegram.New(context.Background(), nil, telegram.Config{Token: "999:not-the-token", APIEndpoint: fake.Endpoint()})
 	var ae *telegram.APIError
 	if !errors.As(err, &ae) || ae.Code != http.StatusUnauthorized || strings.Contains(err.Error(), "not-the-token") {
 		t.Fatalf("New with a wrong token: %v", err)
@@ -524,7 +524,7 @@ func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
 	defer store.Close()
 	s := &sleeper{}
 	var codes []int // Run calls OnAPIError from its polling goroutine only
-	bot, err := telegram.New(session.New(store, nil), telegram.Config{Token: telegramtest.Token, APIEndpoint: fake.Endpoint(), Sleep: s.Sleep,
+	bot, err := telegram.New(context.Background(), session.New(store, nil), telegram.Config{Token: telegramtest.Token, APIEndpoint: fake.Endpoint(), Sleep: s.Sleep,
 		OnAPIError: func(code int) { codes = append(codes, code) }})
 	if err != nil {
 		t.Fatal(err)

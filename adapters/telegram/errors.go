@@ -54,37 +54,53 @@ func (e *APIError) Error() string {
 }
 
 // Unwrap returns the kind of failure (ErrFlood, ErrNotModified,
-// ErrTransient), or nil for a plain refusal.
+// ErrTransient, or context.Canceled or context.DeadlineExceeded when the
+// call's context ended or its time ran out), or nil for a plain refusal.
 func (e *APIError) Unwrap() error { return e.kind }
 
 // classify turns an error of the client library into an *APIError of the
-// right kind, with the token removed from any text. Context errors pass
-// through unchanged.
+// right kind. Whatever err is, the result holds neither the request's URL
+// (which contains the token) nor the token: a failure without an answer
+// keeps only what went wrong, and the token is cut from any text. A
+// context's end stays visible to errors.Is, without the URL.
 func classify(method, token string, err error) error {
 	if err == nil {
 		return nil
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
 	}
 	var te *tgbotapi.Error
 	var tv tgbotapi.Error
 	switch {
 	case errors.As(err, &te):
-		return apiError(method, te.Code, te.Message, te.RetryAfter)
+		return apiError(method, te.Code, redactToken(te.Message, token), te.RetryAfter)
 	case errors.As(err, &tv):
-		return apiError(method, tv.Code, tv.Message, tv.RetryAfter)
+		return apiError(method, tv.Code, redactToken(tv.Message, token), tv.RetryAfter)
 	}
 	text := err.Error()
 	var ue *url.Error
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) && ue.Err != nil {
 		// The URL holds the token; keep only what went wrong.
 		text = ue.Err.Error()
 	}
-	if token != "" {
-		text = strings.ReplaceAll(text, token, "<token>")
+	e := &APIError{Method: method, Description: redactToken(text, token), kind: ErrTransient}
+	switch {
+	case errors.Is(err, context.Canceled):
+		e.kind = context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		e.kind = context.DeadlineExceeded
 	}
-	return &APIError{Method: method, Description: text, kind: ErrTransient}
+	return e
+}
+
+// redactToken replaces the token, as it is and as it would be escaped in
+// a URL, with "<token>" in text.
+func redactToken(text, token string) string {
+	if token == "" {
+		return text
+	}
+	for _, form := range []string{token, url.PathEscape(token), url.QueryEscape(token)} {
+		text = strings.ReplaceAll(text, form, "<token>")
+	}
+	return text
 }
 
 // apiError builds the typed error of a Bot API refusal.

@@ -142,7 +142,7 @@ func (h *harness) closeStore() {
 // start creates the bot and runs it in the background.
 func (h *harness) start() {
 	h.t.Helper()
-	bot, err := telegram.New(h.svc, h.cfg)
+	bot, err := telegram.New(context.Background(), h.svc, h.cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

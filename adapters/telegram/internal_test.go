@@ -160,8 +160,15 @@ func TestClassify(t *testing.T) {
 			t.Errorf("the token leaked: %v", err)
 		}
 	}
-	if err := classify("m", token, context.Canceled); err != context.Canceled {
-		t.Errorf("context error became %v", err)
+	// A context's end stays visible, without the URL.
+	for _, cause := range []error{context.Canceled, context.DeadlineExceeded} {
+		for _, in := range []error{cause, &url.Error{Op: "Post", URL: "http://127.0.0.1:1/bot" + token + "/getUpdates", Err: cause}} {
+			err := classify("m", token, in)
+			var ae *APIError
+			if !errors.As(err, &ae) || !errors.Is(err, cause) || strings.Contains(err.Error(), "secret") {
+				t.Errorf("%v became %v", in, err)
+			}
+		}
 	}
 }
 
@@ -285,7 +292,7 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"webhook secret": {Token: "t", Mode: ModeWebhook, Webhook: WebhookConfig{Listen: ":0", URL: "https://x/y", Secret: "no spaces"}},
 		"webhook listen": {Token: "t", Mode: ModeWebhook, Webhook: WebhookConfig{URL: "https://x/y", Secret: "abc"}},
 	} {
-		if _, err := New(nil, cfg); !errors.Is(err, ErrConfig) {
+		if _, err := New(context.Background(), nil, cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -60,8 +60,11 @@ type Config struct {
 	} `yaml:"limits"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /backup; empty
-		// serves none of them.
+		// serves none of them. A bare ":PORT" means loopback only.
 		Listen string `yaml:"listen"`
+		// BackupToken is the bearer token /backup requires; empty turns
+		// /backup off. At least minBackupToken characters.
+		BackupToken Secret `yaml:"backup_token"`
 	} `yaml:"metrics"`
 	// ShutdownTimeout bounds how long the bot finishes the work in hand
 	// after it is told to stop.
@@ -105,6 +108,7 @@ var envOverrides = []struct {
 	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
 	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},
 	{"BOT_METRICS_LISTEN", func(c *Config, v string) { c.Metrics.Listen = v }},
+	{"BOT_BACKUP_TOKEN", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
 }
 
 // loadConfig reads the YAML file at path (none when path is empty) over the
@@ -131,8 +135,14 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 	if _, err := logLevel(c.Log.Level); err != nil {
 		return c, err
 	}
+	if n := len(c.Metrics.BackupToken); n > 0 && n < minBackupToken {
+		return c, fmt.Errorf("config: metrics.backup_token (BOT_BACKUP_TOKEN) is %d characters: want at least %d", n, minBackupToken)
+	}
 	return c, nil
 }
+
+// minBackupToken is the shortest metrics.backup_token accepted.
+const minBackupToken = 16
 
 // logLevel parses a log level name.
 func logLevel(s string) (slog.Level, error) {

@@ -6,13 +6,14 @@
 //
 //	bot [-config FILE] [-db FILE]
 //
-// With metrics.listen set (env BOT_METRICS_LISTEN) it serves /metrics,
-// /healthz and /backup on that address.
+// With metrics.listen set (env BOT_METRICS_LISTEN; a bare ":PORT" is
+// loopback only) it serves /metrics and /healthz on that address, and
+// /backup to requests bearing metrics.backup_token (env BOT_BACKUP_TOKEN).
 //
 // Configuration comes from the YAML file (see config.example.yaml) with
 // environment variables overriding it: TELEGRAM_TOKEN,
 // TELEGRAM_API_ENDPOINT, TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, BOT_DB,
-// BOT_LOG_LEVEL, BOT_METRICS_LISTEN.
+// BOT_LOG_LEVEL, BOT_METRICS_LISTEN, BOT_BACKUP_TOKEN.
 package main
 
 import (
@@ -43,8 +44,9 @@ func main() {
 }
 
 // run is the whole program, with its surroundings passed in so tests can
-// drive it.
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+// drive it. Once the configuration is read, the configured secrets are
+// cut from everything it writes to stderr and from its error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "YAML config `file` (see config.example.yaml)")
@@ -58,6 +60,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if *dbPath != "" {
 		cfg.Database.Path = *dbPath
+	}
+	if r := newRedactor(cfg.secrets()); r != nil {
+		stderr = redactWriter{w: stderr, r: r}
+		defer func() { err = redactError(err, r) }()
 	}
 	level, _ := logLevel(cfg.Log.Level)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
@@ -98,8 +104,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.DB(), log)
-		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, log, nil) })
+		h := opsHandler(m, store.DB(), backupConfig{Token: cfg.Metrics.BackupToken}, log)
+		backup := cfg.Metrics.BackupToken != ""
+		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
 	}
 	if cfg.Discord.Token != "" {
 		s, err := discordServer(cfg, svc, log, onExpire, m)
@@ -109,7 +116,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		tg, err := newTelegram(svc, cfg, log, m, onExpire)
+		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire)
 		if err != nil {
 			return err
 		}

@@ -147,9 +147,8 @@ func (m *metrics) onUnreadable(log *slog.Logger) func(kind, id string) {
 }
 
 // opsHandler serves /metrics, /healthz (200 while the database answers)
-// and /backup (a consistent snapshot of the database, taken in one read
-// transaction while the bot keeps running).
-func opsHandler(m *metrics, db *bolt.DB, log *slog.Logger) http.Handler {
+// and /backup (see backupHandler; off without backup.Token).
+func opsHandler(m *metrics, db *bolt.DB, backup backupConfig, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -159,33 +158,31 @@ func opsHandler(m *metrics, db *bolt.DB, log *slog.Logger) http.Handler {
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
-		err := db.View(func(tx *bolt.Tx) error {
-			w.Header().Set("Content-Type", "application/octet-stream")
-			w.Header().Set("Content-Disposition", `attachment; filename="bot.db"`)
-			w.Header().Set("Content-Length", strconv.FormatInt(tx.Size(), 10))
-			_, err := tx.WriteTo(w)
-			return err
-		})
-		if err != nil {
-			// The header may be out already; a short body tells the
-			// client the snapshot failed.
-			log.Error("backup failed", "err", err)
-		}
-	})
+	mux.Handle("GET /backup", newBackupHandler(db, backup, log))
 	return mux
 }
 
 // serveOps serves opsHandler on addr until ctx is done, then shuts the
-// server down. It returns when the server has stopped; ready, when not
-// nil, receives the address listened on.
-func serveOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
-	ln, err := net.Listen("tcp", addr)
+// server down. An address without a host (":9090") listens on loopback
+// only; "0.0.0.0:9090" must be written to listen on every interface. It
+// logs which endpoints are served where (backup tells whether /backup is
+// on) and warns when they can be reached from beyond this machine. It
+// returns when the server has stopped; ready, when not nil, receives the
+// address listened on.
+func serveOps(ctx context.Context, addr string, h http.Handler, backup bool, log *slog.Logger, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", opsAddr(addr))
 	if err != nil {
 		return fmt.Errorf("metrics: listen: %w", err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("serving /metrics, /healthz and /backup", "addr", ln.Addr().String())
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	if backup {
+		log.Info("serving /metrics, /healthz and /backup (bearer token)", "addr", ln.Addr().String())
+	} else {
+		log.Info("serving /metrics and /healthz; /backup is off (no metrics.backup_token)", "addr", ln.Addr().String())
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+		log.Warn("the ops endpoints can be reached from beyond this machine; keep the address private or behind a firewall", "addr", ln.Addr().String())
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -205,4 +202,14 @@ func serveOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger
 		return fmt.Errorf("metrics: %w", err)
 	}
 	return nil
+}
+
+// opsAddr returns addr with an empty host made loopback, so that ":9090"
+// is not reachable from other machines.
+func opsAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host != "" {
+		return addr
+	}
+	return net.JoinHostPort("127.0.0.1", port)
 }

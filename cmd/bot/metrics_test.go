@@ -56,7 +56,7 @@ func TestOpsEndpoints(t *testing.T) {
 	m.onUpdate("test")("callback")
 	m.onAPIError("test")(429)
 
-	srv := httptest.NewServer(opsHandler(m, store.DB(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{Token: testBackupToken}, slog.New(slog.DiscardHandler)))
 	defer srv.Close()
 	code, body := get(t, srv.URL+"/metrics")
 	if code != http.StatusOK {
@@ -83,7 +83,7 @@ func TestOpsEndpoints(t *testing.T) {
 
 	// A backup taken while the store is open is a consistent database
 	// holding the game.
-	code, snap := get(t, srv.URL+"/backup")
+	code, snap := getBackup(t, srv.URL+"/backup", "Bearer "+testBackupToken)
 	if code != http.StatusOK || len(snap) == 0 {
 		t.Fatalf("/backup: %d, %d bytes", code, len(snap))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,9 +40,9 @@ func (s *syncBuffer) String() string {
 
 // TestRunBothPlatformsWithMetricsNeverPrintsTokens runs the bot on the
 // fake Telegram and the fake Discord at once, with debug logs and the
-// metrics listener, plays on both, and checks the metrics count what
-// happened and that neither token shows in the logs, the output or the
-// metrics.
+// metrics listener (and /backup behind its token), plays on both, and
+// checks the metrics count what happened and that no token shows in the
+// logs, the output or the metrics.
 func TestRunBothPlatformsWithMetricsNeverPrintsTokens(t *testing.T) {
 	const dcToken = "MTA0.fake-discord-secret.never-print"
 	tg := telegramtest.NewServer()
@@ -65,6 +66,7 @@ func TestRunBothPlatformsWithMetricsNeverPrintsTokens(t *testing.T) {
 			"TELEGRAM_API_ENDPOINT": tg.Endpoint(),
 			"DISCORD_TOKEN":         dcToken,
 			"BOT_METRICS_LISTEN":    "127.0.0.1:0",
+			"BOT_BACKUP_TOKEN":      testBackupToken,
 			"BOT_LOG_LEVEL":         "debug",
 		}), strings.NewReader(""), &out, &logs)
 	}()
@@ -113,6 +115,12 @@ func TestRunBothPlatformsWithMetricsNeverPrintsTokens(t *testing.T) {
 	if code, _ := get(t, "http://"+addr+"/healthz"); code != 200 {
 		t.Errorf("/healthz: %d", code)
 	}
+	if code, _ := getBackup(t, "http://"+addr+"/backup", ""); code != http.StatusUnauthorized {
+		t.Errorf("/backup without the token: %d", code)
+	}
+	if code, snap := getBackup(t, "http://"+addr+"/backup", "Bearer "+testBackupToken); code != http.StatusOK || len(snap) == 0 {
+		t.Errorf("/backup with the token: %d, %d bytes", code, len(snap))
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v\n%s", err, logs.String())
@@ -122,7 +130,7 @@ func TestRunBothPlatformsWithMetricsNeverPrintsTokens(t *testing.T) {
 		t.Errorf("debug level not in force:\n%s", logs.String())
 	}
 	tgSecret := telegramtest.Token[strings.Index(telegramtest.Token, ":")+1:]
-	for _, secret := range []string{tgSecret, "fake-discord-secret"} {
+	for _, secret := range []string{tgSecret, "fake-discord-secret", testBackupToken} {
 		if strings.Contains(all, secret) {
 			t.Fatalf("token %q printed:\n%s", secret, all)
 		}

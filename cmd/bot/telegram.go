@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/boardbot/boardbot/adapters/telegram"
@@ -28,13 +29,14 @@ type TelegramConfig struct {
 	Workers int `yaml:"workers"`
 }
 
-// newTelegram connects to the Bot API (getMe) and returns the Telegram
+// newTelegram connects to the Bot API (getMe, aborted when ctx ends) and
+// returns the Telegram
 // bot playing the games of svc, counting its updates and API errors in m.
 // It sets the bot's entry of onExpire, so that games the sweeper ends show
 // it on their board messages.
-func newTelegram(svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
+func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
 	c := cfg.Telegram
-	bot, err := telegram.New(svc, telegram.Config{
+	bot, err := telegram.New(ctx, svc, telegram.Config{
 		Token:       string(c.Token),
 		APIEndpoint: c.APIEndpoint,
 		Mode:        c.Mode,
