@@ -83,7 +83,7 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv := httptest.NewServer(opsHandler(m, store.DB(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{}, slog.New(slog.DiscardHandler)))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/metrics")
 	for _, want := range []string{
