@@ -487,9 +487,18 @@ func looksLikeCoord(text string) bool {
 
 // refuse turns an error into a reply: a chat message for typed commands,
 // a private notice for taps. A game that expired as the action came in
-// (v, with ErrExpired) is shown in its final state. Errors that are not
-// refusals are logged.
+// (v, with ErrExpired) is shown in its final state. An update handled
+// already (session.ErrDuplicate) gets no message: the game it changed, if
+// any, is shown again as it is now, in its own message or, when it has
+// none yet (the first handling stopped before showing it), a new one.
+// Errors that are not refusals are logged.
 func (d *Dispatcher) refuse(lang render.Lang, v session.View, err error, typed bool) Reply {
+	if errors.Is(err, session.ErrDuplicate) {
+		if v.ID() == "" {
+			return Reply{Lang: lang}
+		}
+		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+	}
 	msg := render.ErrorText(lang, err)
 	if msg == render.T(lang, render.MsgInternal) {
 		d.log.Error("action failed", "platform", d.platform, "err", err)

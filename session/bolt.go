@@ -28,10 +28,12 @@ var (
 	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
 	bucketUserLive     = []byte("userlive")     // platform, user, id → id of an open or running game the user plays
 	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → the update, received but not handled
+	bucketUpdates      = []byte("updates")      // platform, update id → updateRecord of a handled update
+	bucketUpdateTimes  = []byte("updatetimes")  // time marked, platform, update id → nothing
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
-		bucketUserLive, bucketInbox,
+		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes,
 	}
 )
 
@@ -426,6 +428,71 @@ func (t boltTx) Inbox(p Platform) ([]InboxItem, error) {
 		items = append(items, InboxItem{ID: id, Data: bytes.Clone(v)})
 	}
 	return items, nil
+}
+
+// updateMarkKey returns the key of update id of platform p in bucketUpdates.
+func updateMarkKey(p Platform, id string) []byte {
+	return []byte(string(p) + "\x00" + id)
+}
+
+// An update mark is stored as its handling (8 bytes), its time (timeKey)
+// and the game id.
+const updateMarkHeader = 16
+
+func (t boltTx) UpdateMark(p Platform, id string) (UpdateMark, bool, error) {
+	data := t.tx.Bucket(bucketUpdates).Get(updateMarkKey(p, id))
+	if data == nil {
+		return UpdateMark{}, false, nil
+	}
+	if len(data) < updateMarkHeader {
+		return UpdateMark{}, false, fmt.Errorf("session: mark of %s update %s: %w", p, id, ErrSchema)
+	}
+	return UpdateMark{
+		Handling: binary.BigEndian.Uint64(data),
+		At:       time.Unix(0, int64(binary.BigEndian.Uint64(data[8:]))),
+		Game:     GameID(data[updateMarkHeader:]),
+	}, true, nil
+}
+
+func (t boltTx) PutUpdateMark(p Platform, id string, m UpdateMark) error {
+	key := updateMarkKey(p, id)
+	marks, times := t.tx.Bucket(bucketUpdates), t.tx.Bucket(bucketUpdateTimes)
+	if old := marks.Get(key); len(old) >= updateMarkHeader {
+		if err := times.Delete(append(bytes.Clone(old[8:16]), key...)); err != nil {
+			return fmt.Errorf("session: mark %s update %s: %w", p, id, err)
+		}
+	}
+	at := timeKey(m.At)
+	data := binary.BigEndian.AppendUint64(nil, m.Handling)
+	data = append(append(data, at...), m.Game...)
+	if err := marks.Put(key, data); err != nil {
+		return fmt.Errorf("session: mark %s update %s: %w", p, id, err)
+	}
+	if err := times.Put(append(at, key...), nil); err != nil {
+		return fmt.Errorf("session: mark %s update %s: %w", p, id, err)
+	}
+	return nil
+}
+
+func (t boltTx) ForgetUpdateMarks(before time.Time, limit int) (int, error) {
+	end := timeKey(before)
+	marks, times := t.tx.Bucket(bucketUpdates), t.tx.Bucket(bucketUpdateTimes)
+	var keys [][]byte
+	c := times.Cursor()
+	for k, _ := c.First(); k != nil && len(keys) < limit && bytes.Compare(k[:min(8, len(k))], end) < 0; k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := times.Delete(k); err != nil {
+			return 0, err
+		}
+		if len(k) > 8 {
+			if err := marks.Delete(k[8:]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(keys), nil
 }
 
 func (t boltTx) LastGame(p Platform, chat, userID string) (GameID, error) {

@@ -41,6 +41,9 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	case opp.ID == who.User.ID || (opp.ID == "" && opp.Name != "" && strings.EqualFold(opp.Name, who.User.Name)):
 		return View{}, fmt.Errorf("session: challenge: %w: to oneself", ErrBadRequest)
 	}
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	if err := s.checkCooldown(who); err != nil {
 		return View{}, err
 	}
@@ -52,7 +55,7 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	}
 	v, err := s.create(ctx, &g, nil)
 	if err != nil {
-		return View{}, fmt.Errorf("session: challenge: %w", err)
+		return v, fmt.Errorf("session: challenge: %w", err)
 	}
 	s.markCooldown(who)
 	return v, nil
@@ -140,6 +143,9 @@ func roleOf(g *Game, u User) role {
 // it.
 func (s *Service) answer(ctx context.Context, who Actor, id GameID, what string, change func(*Game, role) error) (View, error) {
 	defer s.locks.lock(string(id))()
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	g, err := s.loadFor(ctx, who, id)
 	if err != nil {
 		return View{}, err
@@ -195,6 +201,9 @@ func (s *Service) view(g *Game) (View, error) {
 func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(id))()
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	old, err := s.loadFor(ctx, who, id)
 	if err != nil {
 		return View{}, err
@@ -245,7 +254,7 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, er
 		return tx.PutGame(o)
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("session: rematch of %s: %w", id, err)
+		return v, fmt.Errorf("session: rematch of %s: %w", id, err)
 	}
 	if g.IsDuel() {
 		s.markCooldown(who)

@@ -59,6 +59,11 @@ var (
 	// ErrCooldown is returned by Challenge and by a duel's Rematch when the
 	// user made a challenge less than Limits.ChallengeCooldown ago.
 	ErrCooldown = errors.New("challenging too often")
+	// ErrDuplicate is returned, with a view of the game it changed when
+	// there is one, by a change made under WithUpdate when another
+	// handling of the same platform update already took effect: the
+	// update was delivered or replayed twice, and nothing changed again.
+	ErrDuplicate = errors.New("update already handled")
 	// ErrBadRequest is returned when a request's fields are invalid, such
 	// as an unknown level or out-of-range rules.
 	ErrBadRequest = errors.New("bad request")

@@ -22,7 +22,7 @@ func (s *Service) expireIfDue(ctx context.Context, g *Game) (View, error) {
 	}
 	v, err := s.expire(ctx, g)
 	if err != nil {
-		return View{}, err
+		return v, err
 	}
 	return v, fmt.Errorf("session: game %s: %w", g.ID, ErrExpired)
 }
@@ -133,6 +133,9 @@ func (s *Service) RunSweeper(ctx context.Context, tick <-chan time.Time, onErr f
 			return ctx.Err()
 		case <-tick:
 			if _, err := s.Sweep(ctx); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
+			if _, err := s.ForgetUpdates(ctx); err != nil && onErr != nil && ctx.Err() == nil {
 				onErr(err)
 			}
 		}

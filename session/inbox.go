@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strconv"
 )
 
 // InboxItem is a platform update the bot received but has not finished
@@ -15,13 +16,24 @@ type InboxItem struct {
 // Receive keeps updates of platform p in the store, in one commit, so
 // that an update the platform was told was delivered survives a crash
 // until Handled removes it. Adapters call it before they confirm
-// delivery to the platform, and replay Pending at start.
-func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) error {
+// delivery to the platform, and replay Pending at start. It returns the
+// ids of the items that were handled already (within Config.UpdateTTL):
+// those are not kept, and are not to be handled again.
+func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (done []int64, err error) {
 	if len(items) == 0 {
-		return nil
+		return nil, nil
 	}
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err = s.store.Update(ctx, func(tx Tx) error {
+		done = done[:0]
 		for _, it := range items {
+			_, handled, err := tx.UpdateMark(p, inboxMarkID(it.ID))
+			if err != nil {
+				return err
+			}
+			if handled {
+				done = append(done, it.ID)
+				continue
+			}
 			if err := tx.PutInbox(p, it); err != nil {
 				return err
 			}
@@ -29,19 +41,36 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) er
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
+		return nil, fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
 	}
-	return nil
+	return done, nil
 }
 
 // Handled removes the update id of platform p from the inbox once it was
-// handled; removing one that is not there is no error.
+// handled, and marks it handled (see WithUpdate, with the same id in
+// decimal) unless a change it made did already, so that Receive drops it
+// when it comes again; handling one that is not in the inbox is no
+// error.
 func (s *Service) Handled(ctx context.Context, p Platform, id int64) error {
-	if err := s.store.Update(ctx, func(tx Tx) error { return tx.DeleteInbox(p, id) }); err != nil {
+	now := s.now()
+	err := s.store.Update(ctx, func(tx Tx) error {
+		if err := tx.DeleteInbox(p, id); err != nil {
+			return err
+		}
+		if _, handled, err := tx.UpdateMark(p, inboxMarkID(id)); err != nil || handled {
+			return err
+		}
+		return tx.PutUpdateMark(p, inboxMarkID(id), UpdateMark{At: now})
+	})
+	if err != nil {
 		return fmt.Errorf("session: handled %s update %d: %w", p, id, err)
 	}
 	return nil
 }
+
+// inboxMarkID returns the update id of an inbox item as WithUpdate takes
+// it: in decimal.
+func inboxMarkID(id int64) string { return strconv.FormatInt(id, 10) }
 
 // Pending returns the updates of platform p received but not handled,
 // lowest id first: what a crash interrupted.

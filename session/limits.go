@@ -16,7 +16,9 @@ type Limits struct {
 	// GamesPerChat is how many live games a chat may hold.
 	GamesPerChat int
 	// ChallengeCooldown is how long a user waits between two challenges
-	// (a duel rematch counts as one).
+	// (a duel rematch counts as one). It is a rate limit kept in memory,
+	// empty after a restart; an update handled twice makes one challenge
+	// whatever it is, through the update marks (WithUpdate).
 	ChallengeCooldown time.Duration
 }
 

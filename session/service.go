@@ -45,6 +45,10 @@ type Config struct {
 	// Observer hears of moves, refusals, AI think times and commits, for
 	// metrics. Default none.
 	Observer Observer
+	// UpdateTTL is how long the store remembers that a platform update
+	// was handled (see WithUpdate), so that the same update delivered
+	// again within it takes no second effect. Default DefaultUpdateTTL.
+	UpdateTTL time.Duration
 	// OnExpire, when set, is called by Sweep with each game it ended, so
 	// that adapters can update the game's message. It runs on Sweep's
 	// goroutine, after the change committed.
@@ -80,6 +84,7 @@ type Service struct {
 	newSeed   func() uint64
 	newPlayer func(engine.Level, *rand.Rand) (engine.Player, error)
 	limits    limits
+	updateTTL time.Duration
 	onExpire  func(View)
 	locks     keyedMutex
 	pool      *aiPool
@@ -123,6 +128,7 @@ func New(store Store, cfg *Config) *Service {
 		idleAI:    orDefault(cfg.IdleAI, DefaultIdleAI),
 		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
 	}
+	s.updateTTL = orDefault(cfg.UpdateTTL, DefaultUpdateTTL)
 	s.onExpire = cfg.OnExpire
 	s.onUnreadable = cfg.OnUnreadable
 	if s.onUnreadable == nil {
@@ -182,6 +188,9 @@ func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (_ Vie
 		return View{}, fmt.Errorf("session: start: %w: no user", ErrBadRequest)
 	}
 	defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	if v, err := s.runningAI(ctx, who); err != nil {
 		return v, err
 	}
@@ -238,7 +247,7 @@ func pickSide(side Side, seed uint64) Side {
 
 // create plays the AI's first move when it has black, gives g a new id
 // and stores it, together with whatever also does in the same
-// transaction (which may be nil).
+// transaction (which may be nil) and the mark of the update ctx handles.
 func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameID) error) (View, error) {
 	b, err := g.board()
 	if err != nil {
@@ -254,8 +263,11 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 	} else if g.Seats[0].IsAI() {
 		who.User = g.Seats[1].User
 	}
-	start := time.Now()
+	now, start := s.now(), time.Now()
 	err = s.store.Update(ctx, func(tx Tx) error {
+		if err := notDuplicate(ctx, tx); err != nil {
+			return err
+		}
 		if err := s.lim.check(tx, who); err != nil {
 			return err
 		}
@@ -268,12 +280,14 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 			return err
 		}
 		if also != nil {
-			return also(tx, id)
+			if err := also(tx, id); err != nil {
+				return err
+			}
 		}
-		return nil
+		return markUpdate(ctx, tx, id, now)
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("session: new game: %w", err)
+		return s.duplicated(ctx, View{}, fmt.Errorf("session: new game: %w", err))
 	}
 	s.observer.Committed(time.Since(start))
 	if g.MoveNo() > 0 {
@@ -314,6 +328,9 @@ type PlaceRequest struct {
 func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(req.Game))()
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	g, err := s.loadFor(ctx, who, req.Game)
 	if err != nil {
 		return View{}, err
@@ -352,7 +369,7 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 	s.touch(&g)
 	v, err := s.commit(ctx, &g, b, Running)
 	if err != nil {
-		return View{}, err
+		return v, err
 	}
 	s.observer.Moved(g.Platform, false)
 	if g.MoveNo() > req.MoveNo+1 {
@@ -367,6 +384,9 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(id))()
+	if v, err := s.duplicate(ctx); err != nil {
+		return v, err
+	}
 	g, err := s.loadFor(ctx, who, id)
 	if err != nil {
 		return View{}, err
@@ -392,7 +412,10 @@ func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err
 }
 
 // BindMessage records the id of the message that shows the game's board.
+// It is not the effect of an update: an update in ctx (WithUpdate) is
+// neither marked nor checked.
 func (s *Service) BindMessage(ctx context.Context, id GameID, message string) (View, error) {
+	ctx = withoutUpdate(ctx)
 	defer s.locks.lock(string(id))()
 	g, err := s.load(ctx, id)
 	if err != nil {
@@ -518,7 +541,9 @@ func (s *Service) think(ctx context.Context, g *Game, b *engine.Board, level eng
 
 // commit stores g as its next version and returns its view. was is the
 // status g was loaded with: when g ended since, its result goes into the
-// players' stats in the same transaction.
+// players' stats in the same transaction, as does the mark of the update
+// ctx handles. When that update took effect already, it returns
+// ErrDuplicate with the game it changed.
 func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Status) (View, error) {
 	g.Version++
 	g.Updated = s.now()
@@ -526,8 +551,11 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 		g.Deadline = time.Time{}
 	}
 	ended := g.Status.Over() && !was.Over()
-	start := time.Now()
+	now, start := g.Updated, time.Now()
 	err := s.store.Update(ctx, func(tx Tx) error {
+		if err := markUpdate(ctx, tx, g.ID, now); err != nil {
+			return err
+		}
 		if err := tx.PutGame(*g); err != nil {
 			return err
 		}
@@ -537,7 +565,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 		return nil
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("session: commit game %s: %w", g.ID, err)
+		return s.duplicated(ctx, View{}, fmt.Errorf("session: commit game %s: %w", g.ID, err))
 	}
 	s.observer.Committed(time.Since(start))
 	return newView(g, b), nil

@@ -71,12 +71,22 @@ func (s *Service) ChatSettings(ctx context.Context, p Platform, chat string) (Ch
 }
 
 // SetChatSettings stores the settings of a chat. Out-of-range fields give
-// ErrBadRequest.
+// ErrBadRequest, and an update handled already (see WithUpdate)
+// ErrDuplicate.
 func (s *Service) SetChatSettings(ctx context.Context, p Platform, chat string, cs ChatSettings) error {
 	if err := cs.validate(); err != nil {
 		return fmt.Errorf("session: chat settings: %w: %w", ErrBadRequest, err)
 	}
-	return s.store.Update(ctx, func(tx Tx) error { return tx.PutChatSettings(p, chat, cs) })
+	if _, err := s.duplicate(ctx); err != nil {
+		return err
+	}
+	now := s.now()
+	return s.store.Update(ctx, func(tx Tx) error {
+		if err := markUpdate(ctx, tx, "", now); err != nil {
+			return err
+		}
+		return tx.PutChatSettings(p, chat, cs)
+	})
 }
 
 // UserSettings returns a user's settings on a platform.
@@ -91,7 +101,8 @@ func (s *Service) UserSettings(ctx context.Context, p Platform, userID string) (
 }
 
 // SetUserSettings stores a user's settings on a platform. Out-of-range
-// fields give ErrBadRequest.
+// fields give ErrBadRequest, and an update handled already (see
+// WithUpdate) ErrDuplicate.
 func (s *Service) SetUserSettings(ctx context.Context, p Platform, userID string, us UserSettings) error {
 	if err := us.validate(); err != nil {
 		return fmt.Errorf("session: user settings: %w: %w", ErrBadRequest, err)
@@ -99,7 +110,16 @@ func (s *Service) SetUserSettings(ctx context.Context, p Platform, userID string
 	if userID == "" {
 		return fmt.Errorf("session: user settings: %w: no user", ErrBadRequest)
 	}
-	return s.store.Update(ctx, func(tx Tx) error { return tx.PutUserSettings(p, userID, us) })
+	if _, err := s.duplicate(ctx); err != nil {
+		return err
+	}
+	now := s.now()
+	return s.store.Update(ctx, func(tx Tx) error {
+		if err := markUpdate(ctx, tx, "", now); err != nil {
+			return err
+		}
+		return tx.PutUserSettings(p, userID, us)
+	})
 }
 
 // Lang returns the language to answer a user in a chat: the user's

@@ -50,6 +50,15 @@ type Tx interface {
 	DeleteInbox(p Platform, id int64) error
 	// Inbox returns the kept updates of platform p, lowest id first.
 	Inbox(p Platform) ([]InboxItem, error)
+	// UpdateMark returns the mark of update id of platform p, and whether
+	// there is one.
+	UpdateMark(p Platform, id string) (UpdateMark, bool, error)
+	// PutUpdateMark records that update id of platform p was handled,
+	// replacing its mark if it has one.
+	PutUpdateMark(p Platform, id string, m UpdateMark) error
+	// ForgetUpdateMarks deletes up to limit update marks written before t,
+	// oldest first, and returns how many it deleted.
+	ForgetUpdateMarks(before time.Time, limit int) (int, error)
 	// UserLiveGames returns the ids of the open challenges and running
 	// games the user plays in any chat of the platform.
 	UserLiveGames(p Platform, userID string) ([]GameID, error)

@@ -192,7 +192,9 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 			b.log.Error("discord: interaction panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), handleTimeout)
+	// Marked with the interaction's id, its effect happens once even if
+	// the gateway delivers it twice (session.WithUpdate).
+	ctx, cancel := context.WithTimeout(session.WithUpdate(context.WithoutCancel(base), Platform, i.ID), handleTimeout)
 	defer cancel()
 	req, ok := request(i)
 	if !ok {

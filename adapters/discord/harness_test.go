@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -48,6 +49,8 @@ type harness struct {
 
 	mu      sync.Mutex
 	handled map[string]chan struct{}
+	// handledN counts the answers to each interaction id (markHandled).
+	handledN map[string]int
 	// gate, when set, holds every AI move until it is closed.
 	gate chan struct{}
 	// fire is what Config.After returns: nil never fires, so no
@@ -102,7 +105,7 @@ func newHarness(t testing.TB, edit func(*Config)) *harness {
 	h.cfg = Config{
 		Token: testToken, AppID: discordtest.AppID,
 		After:   func(time.Duration) <-chan time.Time { h.mu.Lock(); defer h.mu.Unlock(); return h.fire },
-		Handled: func(id string) { close(h.handledChan(id)) },
+		Handled: h.markHandled,
 		Log:     slog.New(slog.NewTextHandler(&h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	if edit != nil {
@@ -135,6 +138,23 @@ func (h *harness) handledChan(id string) chan struct{} {
 		h.handled[id] = c
 	}
 	return c
+}
+
+// markHandled closes the channel of interaction id's answer: the first
+// time handledChan(id), the n-th time (a redelivery) handledChan of
+// "id#n".
+func (h *harness) markHandled(id string) {
+	h.mu.Lock()
+	if h.handledN == nil {
+		h.handledN = make(map[string]int)
+	}
+	h.handledN[id]++
+	key := id
+	if n := h.handledN[id]; n > 1 {
+		key += "#" + strconv.Itoa(n)
+	}
+	h.mu.Unlock()
+	close(h.handledChan(key))
 }
 
 // newPlayer is the session's AI: the engine's, held at the gate when one

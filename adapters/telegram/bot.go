@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -33,6 +34,9 @@ type Bot struct {
 	// long.
 	work     context.Context
 	stopWork context.CancelFunc
+	// claims holds the updates taken in and not yet handled, so that one
+	// delivered twice is queued once.
+	claims claims
 }
 
 // secretPattern is what Telegram accepts as a webhook secret token.
@@ -101,16 +105,25 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	// An update is kept in the session's inbox from before Telegram is
 	// told it arrived until it was handled, so a crash loses none: the
-	// next Run replays the inbox first.
+	// next Run replays the inbox first. It is handled under its update
+	// id (session.WithUpdate), so that its effect, committed with the
+	// mark of that id, happens once however often it is handled; and
+	// once handled it stays marked for session.Config.UpdateTTL, so that
+	// a delivery of it again is dropped when it comes in.
 	submit := func(ctx context.Context, u tgbotapi.Update) error {
 		return sched.submit(ctx, updateChat(u), func() {
 			// A hard move waiting for (and in) the AI pool lends its
-			// worker out, so it never delays other chats' updates.
-			b.handle(session.WithLender(work, sched.lend), u)
+			// worker out, so it never delays other chats' updates; every
+			// effect of the update is marked with its id, so it applies once.
+			b.handle(session.WithUpdate(session.WithLender(work, sched.lend), Platform, strconv.Itoa(u.UpdateID)), u)
 			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
 				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
 			}
+			b.claims.release(u.UpdateID)
 		})
+	}
+	again := func(ctx context.Context, u tgbotapi.Update) error {
+		return sched.submit(ctx, updateChat(u), func() { b.handledAgain(work, u) })
 	}
 	replayed, err := b.replay(ctx, submit)
 	if err != nil {
@@ -118,11 +131,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		return err
 	}
 	if b.cfg.Mode == ModeWebhook {
-		err := b.serveWebhook(ctx, func(ctx context.Context, u tgbotapi.Update) error {
-			if err := b.receive(ctx, []tgbotapi.Update{u}); err != nil {
-				return err
-			}
-			return submit(ctx, u)
+		err := b.serveWebhook(ctx, func(rctx context.Context, u tgbotapi.Update) error {
+			return b.accept(ctx, rctx, u, submit, again)
 		})
 		drain()
 		return err
@@ -131,7 +141,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return fmt.Errorf("telegram: leave webhook mode: %w", err)
 	}
-	offset, err := b.poll(ctx, replayed, submit)
+	offset, err := b.poll(ctx, replayed, submit, again)
 	drain()
 	b.confirm(offset)
 	return err
@@ -149,7 +159,11 @@ func updateChat(u tgbotapi.Update) int64 {
 }
 
 // replay submits the updates a crash left in the inbox and returns their
-// ids, so that poll skips them when Telegram delivers them again.
+// ids, so that poll skips them when Telegram delivers them again; they
+// are claimed, so that the webhook does not queue them again either. An
+// update whose effect was committed before the crash is handled again
+// all the same: the session refuses the effect (session.ErrDuplicate)
+// and its game is shown as it is, in case the crash came before that.
 func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (map[int]bool, error) {
 	pending, err := b.svc.Pending(ctx, Platform)
 	if err != nil {
@@ -165,6 +179,9 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 			}
 			continue
 		}
+		if cl, ok := b.claims.take(u.UpdateID); ok {
+			cl.done(nil)
+		}
 		if err := submit(ctx, u); err != nil {
 			return replayed, nil
 		}
@@ -176,27 +193,89 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 	return replayed, nil
 }
 
-// receive keeps updates in the session's inbox before they are queued.
-func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) error {
+// receive keeps updates in the session's inbox before they are queued,
+// and returns the ids of those that were handled already: they are not
+// kept, and are only answered (handledAgain), not handled again.
+func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) (map[int]bool, error) {
 	items := make([]session.InboxItem, 0, len(updates))
 	for _, u := range updates {
 		data, err := json.Marshal(u)
 		if err != nil {
-			return fmt.Errorf("telegram: keep update %d: %w", u.UpdateID, err)
+			return nil, fmt.Errorf("telegram: keep update %d: %w", u.UpdateID, err)
 		}
 		items = append(items, session.InboxItem{ID: int64(u.UpdateID), Data: data})
 	}
-	return b.svc.Receive(ctx, Platform, items)
+	ids, err := b.svc.Receive(ctx, Platform, items)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[int]bool, len(ids))
+	for _, id := range ids {
+		done[int(id)] = true
+	}
+	return done, nil
+}
+
+// handledAgain answers an update delivered again after it was handled:
+// nothing is done but answering a tap (with no text), so that a client
+// still waiting for the first answer, which may have failed, stops
+// waiting.
+func (b *Bot) handledAgain(ctx context.Context, u tgbotapi.Update) {
+	if u.CallbackQuery == nil {
+		return
+	}
+	if err := b.answer(ctx, u.CallbackQuery.ID, ""); err != nil {
+		b.log.Debug("answering a tap delivered again failed", "update", u.UpdateID, "err", err)
+	}
+}
+
+// accept takes in an update POSTed to the webhook while ctx runs, and
+// returns nil once it is kept in the inbox (or was handled already), so
+// that Telegram may forget it: then it is queued with submit, or, when
+// it was handled already, answered with again. A copy of an update this
+// process holds already is not queued twice: it waits until the first is
+// kept. When the bot stops before a kept update is queued, it stays in
+// the inbox for the next start, and accept still returns nil. An error
+// means that nothing was kept.
+func (b *Bot) accept(ctx, rctx context.Context, u tgbotapi.Update, submit, again func(context.Context, tgbotapi.Update) error) error {
+	cl, first := b.claims.take(u.UpdateID)
+	if !first {
+		return cl.wait(rctx)
+	}
+	done, err := b.receive(rctx, []tgbotapi.Update{u})
+	if err != nil {
+		b.claims.release(u.UpdateID)
+		cl.done(err)
+		return err
+	}
+	cl.done(nil)
+	qctx, cancel := context.WithCancel(rctx)
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	if done[u.UpdateID] {
+		b.claims.release(u.UpdateID)
+		again(qctx, u)
+		return nil
+	}
+	if err := submit(qctx, u); err != nil && ctx.Err() == nil {
+		// The request ended while the queue was full: Telegram, told
+		// nothing, delivers the update again, and this copy, kept in
+		// the inbox, is taken in anew.
+		b.claims.release(u.UpdateID)
+		return err
+	}
+	return nil
 }
 
 // poll fetches updates until ctx ends and returns the offset of the first
 // update not queued. Each batch is kept in the inbox before its updates
 // are queued, and an update's offset is passed back to Telegram (which
 // confirms it) only after that, so no confirmed update can be lost; the
-// ids in replayed were queued from the inbox already and are skipped. It
-// stops early with an error when Telegram refuses the token (401) or
-// knows no such bot (404).
-func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit func(context.Context, tgbotapi.Update) error) (int, error) {
+// ids in replayed were queued from the inbox already and are skipped, and
+// updates handled already go to again instead of submit. It stops early
+// with an error when Telegram refuses the token (401) or knows no such
+// bot (404).
+func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit, again func(context.Context, tgbotapi.Update) error) (int, error) {
 	// The long poll gets its own client: no overall timeout shorter than
 	// the poll, and every request bound to ctx.
 	poller := *b.api
@@ -233,7 +312,8 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit func(conte
 				fresh = append(fresh, u)
 			}
 		}
-		if err := b.receive(ctx, fresh); err != nil {
+		done, err := b.receive(ctx, fresh)
+		if err != nil {
 			wait := b.cfg.Backoff(failures)
 			failures++
 			b.log.Error("keeping updates in the inbox failed", "err", err, "wait", wait)
@@ -251,7 +331,11 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit func(conte
 				offset = u.UpdateID + 1
 				continue
 			}
-			if err := submit(ctx, u); err != nil {
+			queue := submit
+			if done[u.UpdateID] {
+				queue = again
+			}
+			if err := queue(ctx, u); err != nil {
 				return offset, nil
 			}
 			offset = u.UpdateID + 1
@@ -280,11 +364,12 @@ func (b *Bot) confirm(offset int) {
 // maxUpdateBytes bounds the body of a webhook request.
 const maxUpdateBytes = 1 << 20
 
-// webhookHandler returns the HTTP handler of webhook mode: it accepts a
+// webhookHandler returns the HTTP handler of webhook mode: it takes a
 // POSTed update only with the configured secret token (otherwise 401 and
-// nothing is done), queues it with submit and answers 200 once it is
-// queued.
-func (b *Bot) webhookHandler(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) http.Handler {
+// nothing is done), passes it to accept and answers 200 once accept
+// reports it kept, 503 (Telegram delivers it again later) when it could
+// not be kept.
+func (b *Bot) webhookHandler(accept func(context.Context, tgbotapi.Update) error) http.Handler {
 	secret := []byte(b.cfg.Webhook.Secret)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"))
@@ -301,21 +386,18 @@ func (b *Bot) webhookHandler(ctx context.Context, submit func(context.Context, t
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		rctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		stop := context.AfterFunc(ctx, cancel)
-		defer stop()
-		if err := submit(rctx, u); err != nil {
-			// Telegram delivers the update again later.
-			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		if err := accept(r.Context(), u); err != nil {
+			b.log.Warn("a webhook update could not be kept; Telegram will deliver it again", "update", u.UpdateID, "err", err)
+			http.Error(w, "not kept", http.StatusServiceUnavailable)
 			return
 		}
 		w.WriteHeader(http.StatusOK)
 	})
 }
 
-// serveWebhook sets the webhook and serves it until ctx ends.
-func (b *Bot) serveWebhook(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) error {
+// serveWebhook sets the webhook and serves it until ctx ends, passing
+// each update to accept.
+func (b *Bot) serveWebhook(ctx context.Context, accept func(context.Context, tgbotapi.Update) error) error {
 	u, _ := url.Parse(b.cfg.Webhook.URL)
 	ln := b.cfg.Webhook.Listener
 	if ln == nil {
@@ -330,7 +412,7 @@ func (b *Bot) serveWebhook(ctx context.Context, submit func(context.Context, tgb
 	if path == "" {
 		path = "/"
 	}
-	mux.Handle(path, b.webhookHandler(ctx, submit))
+	mux.Handle(path, b.webhookHandler(accept))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

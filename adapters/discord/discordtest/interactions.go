@@ -111,6 +111,9 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 	if msg != nil {
 		ev["message"] = msg
 	}
+	s.mu.Lock()
+	in.event = ev
+	s.mu.Unlock()
 	if err := s.Dispatch("INTERACTION_CREATE", ev); err != nil {
 		s.mu.Lock()
 		delete(s.interactions, in.token)
@@ -118,4 +121,22 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 		return "", err
 	}
 	return in.id, nil
+}
+
+// Redeliver dispatches the INTERACTION_CREATE of interaction id again,
+// unchanged, as the gateway may after a resume; the interaction keeps its
+// answer, so a second answer is refused as Discord refuses it.
+func (s *Server) Redeliver(id string) error {
+	s.mu.Lock()
+	var ev map[string]any
+	for _, in := range s.interactions {
+		if in.id == id {
+			ev = in.event
+		}
+	}
+	s.mu.Unlock()
+	if ev == nil {
+		return fmt.Errorf("discordtest: no interaction %s", id)
+	}
+	return s.Dispatch("INTERACTION_CREATE", ev)
 }

@@ -183,6 +183,8 @@ type interaction struct {
 	kind                     int
 	message                  string
 	resp                     Response
+	// event is the INTERACTION_CREATE that delivered it, for Redeliver.
+	event map[string]any
 }
 
 // rateLimit answers the next n requests matching method and path prefix

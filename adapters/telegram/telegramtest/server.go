@@ -422,17 +422,32 @@ func (s *Server) Webhook() (url, secret string) {
 	return s.webhookURL, s.webhookToken
 }
 
-// Deliver posts u to the webhook as Telegram does, with the secret token
-// header set to secret (none when ""), and returns the HTTP status.
+// Deliver posts u to the webhook as Telegram does, under the next update
+// id, with the secret token header set to secret (none when ""), and
+// returns the HTTP status.
 func (s *Server) Deliver(ctx context.Context, u tgbotapi.Update, secret string) (int, error) {
+	u.UpdateID = s.NextUpdateID()
+	return s.Post(ctx, u, secret)
+}
+
+// NextUpdateID returns a new update id, as Deliver and PushUpdate give
+// their updates.
+func (s *Server) NextUpdateID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextUpdate++
+	return s.nextUpdate
+}
+
+// Post posts u to the webhook under its own update id, as Telegram does
+// when it delivers an update again (its answer to the first delivery was
+// lost or not 200), with the secret token header set to secret (none when
+// ""), and returns the HTTP status.
+func (s *Server) Post(ctx context.Context, u tgbotapi.Update, secret string) (int, error) {
 	target, _ := s.Webhook()
 	if target == "" {
 		return 0, errors.New("telegramtest: no webhook set")
 	}
-	s.mu.Lock()
-	s.nextUpdate++
-	u.UpdateID = s.nextUpdate
-	s.mu.Unlock()
 	body, err := json.Marshal(u)
 	if err != nil {
 		return 0, err

@@ -1,0 +1,245 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// storeSummary lists every stored game (id, status, moves) and the users'
+// settings, to compare a store before and after a replay.
+func storeSummary(t *testing.T, st *BoltStore) string {
+	t.Helper()
+	var lines []string
+	err := st.DB().View(func(tx *bolt.Tx) error {
+		err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			g, err := decodeGame(v)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, fmt.Sprintf("game %s %s %v", g.ID, g.Status, g.Moves))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketUserSettings).ForEach(func(k, v []byte) error {
+			lines = append(lines, fmt.Sprintf("settings %q %s", k, v))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// updateCase is an action taken as the effect of one platform update.
+type updateCase struct {
+	name string
+	// setup prepares the store, outside any update.
+	setup func(t *testing.T, s *Service)
+	// do is the action; the view it returns names the game it changed.
+	do func(ctx context.Context, s *Service) (View, error)
+}
+
+var updateCases = []updateCase{
+	{name: "start", do: func(ctx context.Context, s *Service) (View, error) {
+		return s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Side: Second})
+	}},
+	{name: "place", setup: func(t *testing.T, s *Service) { putDuel(t, s.store, "d1") },
+		do: func(ctx context.Context, s *Service) (View, error) {
+			return s.Place(ctx, as(alice), PlaceRequest{Game: "d1", MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
+		}},
+	{name: "challenge", do: func(ctx context.Context, s *Service) (View, error) {
+		return s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe()})
+	}},
+	{name: "accept", setup: func(t *testing.T, s *Service) {
+		if _, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+			t.Fatal(err)
+		}
+	}, do: func(ctx context.Context, s *Service) (View, error) {
+		live, err := s.Live(ctx, as(bob))
+		if err != nil || len(live) == 0 {
+			return View{}, fmt.Errorf("no challenge to accept: %v", err)
+		}
+		return s.Accept(ctx, as(bob), live[0].ID())
+	}},
+	{name: "resign", setup: func(t *testing.T, s *Service) { putDuel(t, s.store, "d1") },
+		do: func(ctx context.Context, s *Service) (View, error) {
+			return s.Resign(ctx, as(bob), "d1")
+		}},
+	{name: "lang", do: func(ctx context.Context, s *Service) (View, error) {
+		return View{}, s.SetUserSettings(ctx, "test", alice.ID, UserSettings{Lang: "zh"})
+	}},
+}
+
+func TestReplayedUpdateTakesEffectOnce(t *testing.T) {
+	for _, c := range updateCases {
+		t.Run(c.name, func(t *testing.T) {
+			st, path := mustOpenStore(t)
+			s := newTestService(st, 1)
+			if c.setup != nil {
+				c.setup(t, s)
+			}
+			first, err := c.do(WithUpdate(ctx, "test", "41"), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Another update is another action; it must not be taken for
+			// the first.
+			if _, err := c.do(WithUpdate(ctx, "test", "42"), s); errors.Is(err, ErrDuplicate) {
+				t.Fatalf("a different update was refused as a duplicate: %v", err)
+			}
+			want := storeSummary(t, st)
+
+			// The same update handled again, by the same process and after
+			// a restart (a replay from the inbox, a second delivery).
+			again, err := c.do(WithUpdate(ctx, "test", "41"), s)
+			if !errors.Is(err, ErrDuplicate) {
+				t.Fatalf("update handled twice in one process: err %v, want ErrDuplicate", err)
+			}
+			checkAndClose(t, st)
+			st2, err := OpenBolt(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { checkAndClose(t, st2) })
+			s2 := newTestService(st2, 100)
+			replayed, err := c.do(WithUpdate(ctx, "test", "41"), s2)
+			if !errors.Is(err, ErrDuplicate) {
+				t.Fatalf("update replayed after a restart: err %v, want ErrDuplicate", err)
+			}
+			if got := storeSummary(t, st2); got != want {
+				t.Fatalf("a handled update took effect again:\n%s\nwant\n%s", got, want)
+			}
+			if replayed.ID() != first.ID() {
+				t.Fatalf("the replay shows game %q, the update changed %q", replayed.ID(), first.ID())
+			}
+			if first.ID() != "" && again.ID() == "" {
+				t.Fatalf("a duplicate in the same process shows no game")
+			}
+			// The adapter shows the game of a replay and binds its
+			// message under the replay's context: that is no effect of
+			// the update and is not refused.
+			if first.ID() != "" {
+				if _, err := s2.BindMessage(WithUpdate(ctx, "test", "41"), first.ID(), "m1"); err != nil {
+					t.Fatalf("binding the message of a replayed update: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestConcurrentHandlingsOfOneUpdateTakeEffectOnce(t *testing.T) {
+	for _, c := range updateCases {
+		t.Run(c.name, func(t *testing.T) {
+			st, _ := mustOpenStore(t)
+			s := newTestService(st, 1)
+			if c.setup != nil {
+				c.setup(t, s)
+			}
+			const n = 16
+			errs := make([]error, n)
+			views := make([]View, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() { views[i], errs[i] = c.do(WithUpdate(ctx, "test", "7"), s) })
+			}
+			wg.Wait()
+			ok, winner := 0, View{}
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					ok++
+					winner = views[i]
+				case !errors.Is(err, ErrDuplicate):
+					t.Errorf("handling %d: %v, want ErrDuplicate", i, err)
+				}
+			}
+			if ok != 1 {
+				t.Fatalf("%d of %d handlings of one update took effect", ok, n)
+			}
+			for i, v := range views {
+				if v.ID() != winner.ID() {
+					t.Errorf("handling %d shows game %q, the update changed %q", i, v.ID(), winner.ID())
+				}
+			}
+			summary := storeSummary(t, st)
+			if c.name == "start" || c.name == "challenge" {
+				if games := strings.Count(summary, "game "); games != 1 {
+					t.Fatalf("%d games made by one update:\n%s", games, summary)
+				}
+			}
+		})
+	}
+}
+
+func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	c := newClock()
+	s := newClockService(st, c, 1, Config{UpdateTTL: time.Hour})
+	receive := func(ids ...int64) []int64 {
+		t.Helper()
+		var items []InboxItem
+		for _, id := range ids {
+			items = append(items, InboxItem{ID: id, Data: []byte("u")})
+		}
+		done, err := s.Receive(ctx, "tg", items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return done
+	}
+	pending := func() string {
+		t.Helper()
+		items, err := s.Pending(ctx, "tg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, it := range items {
+			ids = append(ids, it.ID)
+		}
+		return fmt.Sprint(ids)
+	}
+	if done := receive(1, 2); len(done) != 0 {
+		t.Fatalf("new updates reported handled: %v", done)
+	}
+	if err := s.Handled(ctx, "tg", 1); err != nil {
+		t.Fatal(err)
+	}
+	// An update whose effect committed is handled, inbox or not.
+	if _, err := s.Challenge(WithUpdate(ctx, "tg", "3"), Actor{Platform: "tg", Chat: "c", User: alice}, ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+		t.Fatal(err)
+	}
+	if done := fmt.Sprint(receive(1, 3, 4)); done != "[1 3]" {
+		t.Fatalf("handled updates received again: %s, want [1 3] dropped", done)
+	}
+	if p := pending(); p != "[2 4]" {
+		t.Fatalf("inbox %s, want [2 4]", p)
+	}
+	c.Advance(30 * time.Minute)
+	if n, err := s.ForgetUpdates(ctx); err != nil || n != 0 {
+		t.Fatalf("forgot %d marks within the TTL: %v", n, err)
+	}
+	if done := fmt.Sprint(receive(1)); done != "[1]" {
+		t.Fatalf("update 1 within the TTL: dropped %s", done)
+	}
+	c.Advance(time.Hour)
+	if n, err := s.ForgetUpdates(ctx); err != nil || n != 2 {
+		t.Fatalf("forgot %d marks after the TTL, want 2: %v", n, err)
+	}
+	if done := receive(1, 3); len(done) != 0 {
+		t.Fatalf("forgotten updates still dropped: %v", done)
+	}
+}
