@@ -134,7 +134,10 @@ func (c *Console) handle(ctx context.Context, line string) {
 			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgBadCallback))
 			return
 		}
-		c.show(ctx, c.d.Tap(ctx, c.request(), adapters.EncodeAction(c.buttons[n-1].Action)))
+		// The number picks a button of the keyboard shown last.
+		req := c.request()
+		req.HasButton = true
+		c.show(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
 		return
 	}
 	r := c.d.Move(ctx, c.request(), line)

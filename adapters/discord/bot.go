@@ -260,7 +260,9 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 		return
 	}
 	req.Message = i.Message.ID
-	data := tapData(i.MessageComponentData().CustomID)
+	customID := i.MessageComponentData().CustomID
+	req.HasButton = hasComponent(i.Message.Components, customID)
+	data := tapData(customID)
 	lang := render.LangOf(req.Locale)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
 	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {

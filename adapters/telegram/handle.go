@@ -185,6 +185,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		b.onMenu(ctx, q, req)
 		return
 	}
+	req.HasButton = hasButton(q.Message, q.Data)
 	b.hintTap(ctx, chat, req, q.Data)
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
@@ -288,8 +289,9 @@ func (b *Bot) answerLogged(ctx context.Context, id, text string) {
 
 // hasButton reports whether the message, as Telegram delivered it with
 // the callback query, has a button with the callback data: menu data is
-// only taken from the menu it belongs to, so a forged tap cannot turn
-// another message, such as someone's board, into a menu.
+// only taken from the menu it belongs to, and game data only edits a
+// message that shows the game, so a forged tap cannot repaint another
+// message, such as someone's board.
 func hasButton(m *tgbotapi.Message, data string) bool {
 	if m.ReplyMarkup == nil {
 		return false
