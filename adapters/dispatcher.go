@@ -138,7 +138,11 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 		}
 		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
 	case CmdDuel:
-		return d.duel(ctx, lang, who, cmd.Duel, session.User{Name: cmd.Duel.Opponent})
+		var to session.User
+		if cmd.Duel.Opponent != "" {
+			to.Handle = cmd.Duel.Opponent
+		}
+		return d.duel(ctx, lang, who, cmd.Duel, to)
 	case CmdAccept, CmdDecline, CmdCancel:
 		return d.answer(ctx, lang, who, cmd.Name)
 	case CmdRematch:
@@ -183,10 +187,11 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 
 // Duel makes the challenge of args (its rules and side; args.Opponent is
 // not read) addressed to opponent, who is matched by ID when it has one,
-// else by Name; the zero User makes an open challenge. Platforms whose
-// commands name a member directly, such as a Discord user option, call it
-// instead of Command, so that the challenge is bound to the member's id.
-// The adapter shows the challenge as a new message.
+// else by Handle, never by Name (a name alone is refused); the zero User
+// makes an open challenge. Platforms whose messages name a member
+// directly, such as a Discord user option, a Telegram text mention or a
+// reply, call it instead of Command, so that the challenge is bound to
+// the member's id. The adapter shows the challenge as a new message.
 func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, opponent session.User) Reply {
 	return d.duel(ctx, d.lang(ctx, req), d.actor(req), args, opponent)
 }
@@ -194,8 +199,8 @@ func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, oppon
 // duel makes a challenge; the adapter shows it as a new message.
 func (d *Dispatcher) duel(ctx context.Context, lang render.Lang, who session.Actor, args DuelArgs, opp session.User) Reply {
 	self := opp.ID != "" && opp.ID == who.User.ID
-	if opp.ID == "" && opp.Name != "" {
-		self = strings.EqualFold(opp.Name, who.User.Name) || opp.Name == who.User.ID
+	if h := strings.TrimPrefix(opp.Handle, "@"); opp.ID == "" && h != "" {
+		self = strings.EqualFold(h, who.User.Handle)
 	}
 	if self {
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgDuelSelf)}
@@ -224,10 +229,9 @@ func (d *Dispatcher) answer(ctx context.Context, lang render.Lang, who session.A
 			continue
 		}
 		mine := v.Seat(v.Challenger()).User.ID == who.User.ID
-		to := v.Seat(v.Challenger().Opponent()).User
-		addressed := to.ID != "" || to.Name != ""
+		addressed := v.Seat(v.Challenger().Opponent()).User != (session.User{})
 		switch {
-		case name == CmdCancel && mine, name != CmdCancel && !mine && addressed:
+		case name == CmdCancel && mine, name != CmdCancel && !mine && v.IsFor(who.User):
 			target = v
 		case name == CmdAccept && !mine && !addressed:
 			fallback = v

@@ -39,7 +39,7 @@ func newDispatcher(t *testing.T, c *fakeClock) (*Dispatcher, *session.Service) {
 }
 
 func req(name string) Request {
-	return Request{Chat: "c", User: session.User{ID: "id-" + name, Name: name}, Locale: "en", Message: "m1", HasButton: true}
+	return Request{Chat: "c", User: session.User{ID: "id-" + name, Name: name, Handle: name}, Locale: "en", Message: "m1", HasButton: true}
 }
 
 // tapAction taps the button of kind in the reply's keyboard.

@@ -115,13 +115,17 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 	return Stone(v.Rules(), s) + " " + SeatName(v.Seat(s), l)
 }
 
-// SeatName returns how a seat is called: the person's name (its first 32
-// characters), or the AI and its level.
+// SeatName returns how a seat is called: the person's name, else their
+// handle, else their id (its first 32 characters), or the AI and its
+// level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
 		return T(l, MsgAI, s.AI)
 	}
 	name := s.User.Name
+	if name == "" {
+		name = s.User.Handle
+	}
 	if name == "" {
 		name = s.User.ID
 	}

@@ -59,6 +59,10 @@ var (
 	// ErrCooldown is returned by Challenge and by a duel's Rematch when the
 	// user made a challenge less than Limits.ChallengeCooldown ago.
 	ErrCooldown = errors.New("challenging too often")
+	// ErrNameOnly is returned by Challenge when the opponent is given
+	// only by a display name, which anyone may take: an addressee needs
+	// a user id or a handle.
+	ErrNameOnly = errors.New("opponent given only by a display name")
 	// ErrBadRequest is returned when a request's fields are invalid, such
 	// as an unknown level or out-of-range rules.
 	ErrBadRequest = errors.New("bad request")

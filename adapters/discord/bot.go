@@ -223,7 +223,7 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 	if name == "" {
 		name = u.Username
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name}, Locale: string(i.Locale)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale)}, true
 }
 
 // await runs work and returns its reply. When slow is set, or work is
