@@ -50,8 +50,9 @@ type Command struct {
 
 // DuelArgs are the choices of /duel.
 type DuelArgs struct {
-	// Opponent is the username the challenge is addressed to, without
-	// '@'; empty for a challenge to anyone in the chat.
+	// Opponent is the handle (platform username) the challenge is
+	// addressed to, without '@'; empty for a challenge to anyone in the
+	// chat, or to someone the platform names otherwise (Dispatcher.Duel).
 	Opponent string
 	Rules    engine.Rules
 	// Side is the challenger's colour; random unless chosen.
@@ -96,7 +97,7 @@ func (e *CommandError) Error() string { return fmt.Sprintf("adapters: %s: %q", e
 
 // Message returns the catalog key and argument that explain the refusal.
 func (e *CommandError) Message() (render.Key, []any) {
-	if e.Key == render.MsgBadRules || e.Key == render.MsgBadLang {
+	if e.Key == render.MsgBadRules || e.Key == render.MsgBadLang || e.Key == render.MsgDuelByName {
 		return e.Key, nil
 	}
 	return e.Key, []any{e.Arg}
@@ -223,7 +224,9 @@ func parsePlay(args []string) (PlayArgs, error) {
 
 // parseDuel reads the /duel arguments: an optional @username first, then
 // the game options of /play and the challenger's colour, in any order. A
-// level is refused: people play duels.
+// level is refused: people play duels. A first word that is no option is
+// taken for a display name, which identifies nobody, and refused with
+// render.MsgDuelByName.
 func parseDuel(args []string) (DuelArgs, error) {
 	d := DefaultDuel()
 	if len(args) > 0 && strings.HasPrefix(args[0], "@") {
@@ -232,6 +235,12 @@ func parseDuel(args []string) (DuelArgs, error) {
 			return d, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
 		}
 		d.Opponent, args = name, args[1:]
+	} else if len(args) > 0 {
+		var ce *CommandError
+		_, err := parsePlay(args[:1])
+		if _, lerr := engine.ParseLevel(strings.ToLower(args[0])); lerr != nil && errors.As(err, &ce) && ce.Key == render.MsgBadArgument {
+			return d, &CommandError{Key: render.MsgDuelByName, Arg: args[0]}
+		}
 	}
 	for _, arg := range args {
 		if _, err := engine.ParseLevel(strings.ToLower(arg)); err == nil || strings.HasPrefix(arg, "@") {

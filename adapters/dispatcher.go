@@ -22,6 +22,11 @@ type Request struct {
 	// Message is the id of the message whose button was tapped; empty for
 	// typed commands.
 	Message string
+	// HasButton reports that the platform delivered message Message with
+	// a button carrying the tap's very data, so that the message shows
+	// that button's game. A tap on a message that is neither the game's
+	// own nor vouched for this way is refused.
+	HasButton bool
 }
 
 // Reply is what the platform adapter shows after an action. Any of its
@@ -137,7 +142,11 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 		}
 		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
 	case CmdDuel:
-		return d.duel(ctx, lang, who, cmd.Duel, session.User{Name: cmd.Duel.Opponent})
+		var to session.User
+		if cmd.Duel.Opponent != "" {
+			to.Handle = cmd.Duel.Opponent
+		}
+		return d.duel(ctx, lang, who, cmd.Duel, to)
 	case CmdAccept, CmdDecline, CmdCancel:
 		return d.answer(ctx, lang, who, cmd.Name)
 	case CmdRematch:
@@ -182,10 +191,11 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 
 // Duel makes the challenge of args (its rules and side; args.Opponent is
 // not read) addressed to opponent, who is matched by ID when it has one,
-// else by Name; the zero User makes an open challenge. Platforms whose
-// commands name a member directly, such as a Discord user option, call it
-// instead of Command, so that the challenge is bound to the member's id.
-// The adapter shows the challenge as a new message.
+// else by Handle, never by Name (a name alone is refused); the zero User
+// makes an open challenge. Platforms whose messages name a member
+// directly, such as a Discord user option, a Telegram text mention or a
+// reply, call it instead of Command, so that the challenge is bound to
+// the member's id. The adapter shows the challenge as a new message.
 func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, opponent session.User) Reply {
 	return d.duel(ctx, d.lang(ctx, req), d.actor(req), args, opponent)
 }
@@ -193,8 +203,8 @@ func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, oppon
 // duel makes a challenge; the adapter shows it as a new message.
 func (d *Dispatcher) duel(ctx context.Context, lang render.Lang, who session.Actor, args DuelArgs, opp session.User) Reply {
 	self := opp.ID != "" && opp.ID == who.User.ID
-	if opp.ID == "" && opp.Name != "" {
-		self = strings.EqualFold(opp.Name, who.User.Name) || opp.Name == who.User.ID
+	if h := strings.TrimPrefix(opp.Handle, "@"); opp.ID == "" && h != "" {
+		self = strings.EqualFold(h, who.User.Handle)
 	}
 	if self {
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgDuelSelf)}
@@ -223,10 +233,9 @@ func (d *Dispatcher) answer(ctx context.Context, lang render.Lang, who session.A
 			continue
 		}
 		mine := v.Seat(v.Challenger()).User.ID == who.User.ID
-		to := v.Seat(v.Challenger().Opponent()).User
-		addressed := to.ID != "" || to.Name != ""
+		addressed := v.Seat(v.Challenger().Opponent()).User != (session.User{})
 		switch {
-		case name == CmdCancel && mine, name != CmdCancel && !mine && addressed:
+		case name == CmdCancel && mine, name != CmdCancel && !mine && v.IsFor(who.User):
 			target = v
 		case name == CmdAccept && !mine && !addressed:
 			fallback = v
@@ -364,7 +373,10 @@ func (d *Dispatcher) mine(ctx context.Context, who session.Actor) (session.View,
 }
 
 // Tap handles the callback data of a tapped button on message
-// req.Message.
+// req.Message. The message must show the game the data names: be the
+// game's own message, or come with that button (req.HasButton), and then
+// become the game's own; any other tap is refused and changes nothing, so
+// that forged data cannot repaint someone else's message.
 func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 	lang := d.lang(ctx, req)
 	a, err := DecodeAction(data)
@@ -372,8 +384,39 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 		d.svc.Refused(d.platform, ReasonBadCallback)
 		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
 	}
+	if a.Kind == render.Noop {
+		return Reply{Lang: lang}
+	}
+	shown, err := d.svc.Game(ctx, a.Game)
+	if err == nil && (shown.Platform() != d.platform || shown.Chat() != req.Chat) {
+		err = fmt.Errorf("adapters: tap on game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, false)
+	}
+	if req.Message == "" || (req.Message != shown.Message() && !req.HasButton) {
+		// Data naming a game that the tapped message does not show: a
+		// forged button must not repaint someone else's message.
+		d.svc.Refused(d.platform, ReasonBadCallback)
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
+	}
+	r := d.tap(ctx, lang, req, a, shown)
+	if r.Game != nil && r.Game.ID() == a.Game && r.Edit == req.Message && shown.Message() != req.Message {
+		// A board the game was not bound to, such as one sent just before
+		// a crash: it becomes the game's own message.
+		if err := d.Bind(ctx, a.Game, req.Message); err != nil {
+			d.log.Warn("binding a tapped board", "platform", d.platform, "game", a.Game, "err", err)
+		}
+	}
+	return r
+}
+
+// tap applies action a, tapped on message req.Message which shows game
+// shown.
+func (d *Dispatcher) tap(ctx context.Context, lang render.Lang, req Request, a render.Action, shown session.View) Reply {
 	who := d.actor(req)
 	var v session.View
+	var err error
 	switch a.Kind {
 	case render.Place:
 		v, err = d.svc.Place(ctx, who, session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
@@ -390,21 +433,14 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 	case render.Scroll:
 		// Moving the window changes no game; anyone in the game's chat
 		// may move it.
-		v, err = d.svc.Game(ctx, a.Game)
-		if err == nil && (v.Platform() != d.platform || v.Chat() != req.Chat) {
-			err = fmt.Errorf("adapters: scroll game %s from another chat: %w", a.Game, session.ErrNotFound)
-		}
-		if err != nil {
-			return d.refuse(lang, session.View{}, err, false)
-		}
-		return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: &a.Window}
+		return Reply{Lang: lang, Game: &shown, Edit: req.Message, Window: &a.Window}
 	default:
 		return Reply{Lang: lang}
 	}
 	if err != nil {
 		r := d.refuse(lang, v, err, false)
 		if r.Game == nil && (errors.Is(err, session.ErrStale) || errors.Is(err, session.ErrGameOver)) {
-			r.Game = d.current(ctx, req, a.Game)
+			r.Game = d.current(ctx, a.Game)
 		}
 		if r.Game != nil {
 			r.Edit = req.Message
@@ -416,11 +452,11 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 
 // current returns the game of a stale tap, to refresh the tapped message
 // with: a board left behind (say by a crash between the commit of a move
-// and the edit of its message) catches up on the next tap. It returns nil
-// for a game that is not the request's chat's.
-func (d *Dispatcher) current(ctx context.Context, req Request, id session.GameID) *session.View {
+// and the edit of its message) catches up on the next tap. The caller
+// checked that the message shows the game.
+func (d *Dispatcher) current(ctx context.Context, id session.GameID) *session.View {
 	v, err := d.svc.Game(ctx, id)
-	if err != nil || v.Platform() != d.platform || v.Chat() != req.Chat {
+	if err != nil {
 		return nil
 	}
 	return &v

@@ -39,7 +39,7 @@ func newDispatcher(t *testing.T, c *fakeClock) (*Dispatcher, *session.Service) {
 }
 
 func req(name string) Request {
-	return Request{Chat: "c", User: session.User{ID: "id-" + name, Name: name}, Locale: "en", Message: "m1"}
+	return Request{Chat: "c", User: session.User{ID: "id-" + name, Name: name, Handle: name}, Locale: "en", Message: "m1", HasButton: true}
 }
 
 // tapAction taps the button of kind in the reply's keyboard.
@@ -227,6 +227,10 @@ func TestStaleTapRedrawsTheBoard(t *testing.T) {
 	start := d.Command(ctx, alice, "/play easy")
 	if start.Game == nil {
 		t.Fatalf("/play: %+v", start)
+	}
+	// As the adapter does once it sent the board.
+	if err := d.Bind(ctx, start.Game.ID(), alice.Message); err != nil {
+		t.Fatal(err)
 	}
 	old := *start.Game
 	moved := tapAction(t, d, alice, old, render.Place)

@@ -37,7 +37,7 @@ func TestEveryButtonTravelsAsCallbackData(t *testing.T) {
 	ctx := context.Background()
 	for _, preset := range engine.PresetNames() {
 		for lname, layout := range layouts {
-			req := Request{Chat: preset + lname, User: session.User{ID: "1", Name: "alice"}, Locale: "zh-CN", Message: "m1"}
+			req := Request{Chat: preset + lname, User: session.User{ID: "1", Name: "alice"}, Locale: "zh-CN", Message: "m1", HasButton: true}
 			start := d.Command(ctx, req, "/play easy second "+preset)
 			if start.Game == nil {
 				t.Fatalf("%s: /play gave %+v", preset, start)
@@ -89,7 +89,7 @@ func TestEveryButtonTravelsAsCallbackData(t *testing.T) {
 func TestScrollFromAnotherChatShowsNothing(t *testing.T) {
 	d := newTestDispatcher(t)
 	ctx := context.Background()
-	req := Request{Chat: "c1", User: session.User{ID: "1"}, Locale: "en", Message: "m1"}
+	req := Request{Chat: "c1", User: session.User{ID: "1"}, Locale: "en", Message: "m1", HasButton: true}
 	start := d.Command(ctx, req, "/play gomoku19")
 	data := EncodeAction(render.Action{Kind: render.Scroll, Game: start.Game.ID(), Window: engine.Point{X: 3, Y: 4}})
 	req.Chat = "c2"
@@ -106,7 +106,7 @@ func TestScrollFromAnotherChatShowsNothing(t *testing.T) {
 func TestRematchSwapsSides(t *testing.T) {
 	d := newTestDispatcher(t)
 	ctx := context.Background()
-	req := Request{Chat: "c1", User: session.User{ID: "1", Name: "alice"}, Locale: "en", Message: "m1"}
+	req := Request{Chat: "c1", User: session.User{ID: "1", Name: "alice"}, Locale: "en", Message: "m1", HasButton: true}
 	start := d.Command(ctx, req, "/play hard 5x5")
 	rematch := EncodeAction(render.Action{Kind: render.Rematch, Game: start.Game.ID()})
 	if r := d.Tap(ctx, req, rematch); r.Game != nil || r.Notice != render.ErrorText(render.English, session.ErrNotOver) {

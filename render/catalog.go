@@ -133,6 +133,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgNoChallenge:    {English: "There is no challenge here for you. Start one with /duel.", Chinese: "这里没有给你的挑战。用 /duel 发起一个。"},
 	MsgNoFinishedGame: {English: "You have no finished game here to replay.", Chinese: "你在这里没有可以再来一局的已结束对局。"},
 	MsgDuelSelf:       {English: "You can't challenge yourself. Example: /duel @friend", Chinese: "不能挑战自己。例如：/duel @friend"},
+	MsgDuelByName:     {English: "A name could be anyone's: challenge someone by their @username, or reply to one of their messages with /duel. Example: /duel @friend 7x7", Chinese: "名字谁都可以用：请用 @用户名 挑战对方，或回复对方的一条消息发送 /duel。例如：/duel @friend 7x7"},
 	MsgNotForYou:      {English: "This challenge is not for you.", Chinese: "这个挑战不是给你的。"},
 	MsgNotOpen:        {English: "This challenge was already answered.", Chinese: "这个挑战已被回应。"},
 	MsgNotStarted:     {English: "This game hasn't started: the challenge wasn't accepted.", Chinese: "对局尚未开始：挑战还没被接受。"},
@@ -206,6 +207,7 @@ var refusals = []struct {
 	{session.ErrBadRequest, MsgBadRules},
 	{session.ErrExpired, MsgExpired},
 	{session.ErrNotForYou, MsgNotForYou},
+	{session.ErrNameOnly, MsgDuelByName},
 	{session.ErrNotOpen, MsgNotOpen},
 	{session.ErrNotStarted, MsgNotStarted},
 	{session.ErrNotOver, MsgNotOver},
@@ -240,6 +242,7 @@ const (
 	MsgNoChallenge       Key = "no_challenge"
 	MsgNoFinishedGame    Key = "no_finished_game"
 	MsgDuelSelf          Key = "duel_self"
+	MsgDuelByName        Key = "duel_by_name"
 	MsgNotForYou         Key = "not_for_you"
 	MsgNotOpen           Key = "not_open"
 	MsgNotStarted        Key = "not_started"

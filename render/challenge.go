@@ -52,7 +52,7 @@ func ChallengeText(v session.View, l Lang) string {
 		return T(l, MsgChallengeLapsed, challenger)
 	case session.Open:
 		colour := T(l, MsgChallengerPlays, challenger, Stone(v.Rules(), from))
-		if to.ID == "" && to.Name == "" {
+		if to == (session.User{}) {
 			return T(l, MsgChallengeOpen, challenger, v.Rules().String(), colour)
 		}
 		return T(l, MsgChallengeTo, challenger, SeatName(session.Seat{User: to}, l), v.Rules().String(), colour)
@@ -68,7 +68,7 @@ func ChallengeKeyboard(v session.View, l Lang, layout Layout) Keyboard {
 		return Keyboard{}
 	}
 	row := []Button{{Label: T(l, MsgAcceptButton), Action: Action{Kind: Accept, Game: v.ID()}}}
-	if to := v.Seat(v.Challenger().Opponent()).User; to.ID != "" || to.Name != "" {
+	if to := v.Seat(v.Challenger().Opponent()).User; to != (session.User{}) {
 		row = append(row, Button{Label: T(l, MsgDeclineButton), Action: Action{Kind: Decline, Game: v.ID()}})
 	}
 	row = append(row, Button{Label: T(l, MsgCancelButton), Action: Action{Kind: Cancel, Game: v.ID()}})

@@ -22,10 +22,10 @@ func TestChallengeMessages(t *testing.T) {
 	svc := session.New(st, &session.Config{Now: func() time.Time { return now }})
 	ctx := context.Background()
 	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
-	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob"}}
+	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob", Handle: "bob"}}
 
 	open, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
-	to, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Name: "bob"}, Side: session.Second})
+	to, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Handle: "bob"}, Side: session.Second})
 	for _, tt := range []struct {
 		v       session.View
 		text    string
@@ -67,7 +67,7 @@ func TestChallengeMessages(t *testing.T) {
 }
 
 func TestNewRefusalsHaveMessages(t *testing.T) {
-	for _, err := range []error{session.ErrExpired, session.ErrNotForYou, session.ErrNotOpen, session.ErrNotStarted, session.ErrNotOver} {
+	for _, err := range []error{session.ErrExpired, session.ErrNotForYou, session.ErrNotOpen, session.ErrNotStarted, session.ErrNotOver, session.ErrNameOnly} {
 		for _, l := range Langs {
 			if msg := ErrorText(l, fmt.Errorf("session: x: %w", err)); msg == T(l, MsgInternal) {
 				t.Errorf("%v has no %s message", err, l)

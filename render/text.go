@@ -117,13 +117,16 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 }
 
 // SeatName returns how a seat is called: the person's name, cleaned (see
-// CleanName), or "Player" and the end of their id when nothing of the
-// name is visible; or the AI and its level.
+// CleanName), else their handle, else "Player" and the end of their id;
+// or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
 		return T(l, MsgAI, s.AI)
 	}
 	if name := CleanName(s.User.Name); name != "" {
+		return name
+	}
+	if name := CleanName(s.User.Handle); name != "" {
 		return name
 	}
 	return T(l, MsgPlayer, idTail(s.User.ID))

@@ -14,8 +14,10 @@ type ChallengeRequest struct {
 	Rules engine.Rules
 	// Opponent is whom the challenge is for. The zero User makes an open
 	// challenge anyone else in the chat may accept. A user with an ID is
-	// matched by ID; one with only a Name (a platform username, without
-	// '@') is matched by name, ignoring case.
+	// matched by ID alone; one without is matched by Handle (with or
+	// without '@'), exactly but ignoring case, and only against users who
+	// have that handle. Names are never matched: an opponent with only a
+	// Name is refused with ErrNameOnly.
 	Opponent User
 	// Side is the challenger's colour: First (black), Second, or
 	// RandomSide.
@@ -24,21 +26,23 @@ type ChallengeRequest struct {
 
 // Challenge creates an open challenge: a game waiting for its opponent,
 // which expires after Config.ChallengeTTL. Invalid rules, no user, or a
-// challenge to oneself give ErrBadRequest. Limits give ErrCooldown,
-// ErrUserGames and ErrChatGames.
+// challenge to oneself give ErrBadRequest, an opponent with only a name
+// ErrNameOnly. Limits give ErrCooldown, ErrUserGames and ErrChatGames.
 func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	if err := req.Rules.Validate(); err != nil {
 		return View{}, fmt.Errorf("session: challenge: %w: %w", ErrBadRequest, err)
 	}
 	opp := req.Opponent
-	opp.Name = strings.TrimPrefix(opp.Name, "@")
+	opp.Handle = strings.TrimPrefix(opp.Handle, "@")
 	switch {
 	case who.User.ID == "":
 		return View{}, fmt.Errorf("session: challenge: %w: no user", ErrBadRequest)
 	case req.Side > RandomSide:
 		return View{}, fmt.Errorf("session: challenge: %w: side %d", ErrBadRequest, req.Side)
-	case opp.ID == who.User.ID || (opp.ID == "" && opp.Name != "" && strings.EqualFold(opp.Name, who.User.Name)):
+	case opp.ID == "" && opp.Handle == "" && opp.Name != "":
+		return View{}, fmt.Errorf("session: challenge to %q: %w", opp.Name, ErrNameOnly)
+	case isAddressee(opp, who.User):
 		return View{}, fmt.Errorf("session: challenge: %w: to oneself", ErrBadRequest)
 	}
 	if v, err := s.duplicate(ctx); err != nil {
@@ -131,12 +135,28 @@ func roleOf(g *Game, u User) role {
 		return bystander
 	case g.Seat(g.Challenger).User.ID == u.ID:
 		return challenger
-	case opp.ID == "" && opp.Name == "":
+	case opp == (User{}):
 		return challenged
-	case opp.ID == u.ID || (opp.ID == "" && strings.EqualFold(opp.Name, u.Name)):
+	case isAddressee(opp, u):
 		return addressee
 	}
 	return bystander
+}
+
+// isAddressee reports whether u is the user a challenge addressed to opp
+// is for: the same id when opp has one, else the same handle (ignoring
+// case), never the same name.
+func isAddressee(opp, u User) bool {
+	if opp.ID != "" {
+		return opp.ID == u.ID
+	}
+	return opp.Handle != "" && strings.EqualFold(opp.Handle, u.Handle)
+}
+
+// IsFor reports whether u may accept or decline the open challenge v
+// because it is addressed to them (not because it is open to anyone).
+func (v View) IsFor(u User) bool {
+	return v.g.Status == Open && u.ID != "" && v.g.Challenger != 0 && roleOf(&v.g, u) == addressee
 }
 
 // answer applies change to an open challenge on behalf of who and commits

@@ -88,7 +88,7 @@ func TestOpenChallengeAcceptAndPlay(t *testing.T) {
 func TestAddressedChallenge(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{})
-	for _, opp := range []User{{Name: "@BOB"}, {ID: bob.ID}} {
+	for _, opp := range []User{{Handle: "@BOB"}, {ID: bob.ID}} {
 		v := challenge(t, s, opp)
 		for _, try := range []struct {
 			name string
@@ -119,7 +119,7 @@ func TestAddressedChallenge(t *testing.T) {
 			t.Errorf("rematch of a declined challenge: %v, want ErrNotStarted", err)
 		}
 	}
-	v := challenge(t, s, User{Name: "bob"})
+	v := challenge(t, s, User{Handle: "bob"})
 	c, err := s.Cancel(ctx, as(alice), v.ID())
 	if err != nil || c.Status() != Cancelled {
 		t.Fatalf("cancel: %s, %v", c.Status(), err)
@@ -130,12 +130,16 @@ func TestAddressedChallenge(t *testing.T) {
 	for _, bad := range []ChallengeRequest{
 		{Rules: engine.Rules{Width: 2, Height: 2, K: 2}},
 		{Rules: engine.TicTacToe(), Opponent: alice},
-		{Rules: engine.TicTacToe(), Opponent: User{Name: "ALICE"}},
+		{Rules: engine.TicTacToe(), Opponent: User{Handle: "@ALICE"}},
 		{Rules: engine.TicTacToe(), Side: 9},
 	} {
 		if _, err := s.Challenge(ctx, as(alice), bad); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("challenge %+v: %v, want ErrBadRequest", bad, err)
 		}
+	}
+	// A name identifies nobody: a challenge to one is refused.
+	if _, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Name: "bob"}}); !errors.Is(err, ErrNameOnly) {
+		t.Errorf("challenge to the name bob: %v, want ErrNameOnly", err)
 	}
 }
 
@@ -497,5 +501,53 @@ func TestStartAfterIdleGame(t *testing.T) {
 	}
 	if o, _ := s.Game(ctx, old.ID()); o.Status() != Expired {
 		t.Fatalf("idle game %s", o.Status())
+	}
+}
+
+// TestAddresseeMatching checks who a challenge addressed to someone is
+// for: the addressee's id when the challenge has one, else their handle
+// (exactly, ignoring case and a leading '@'), never a display name.
+func TestAddresseeMatching(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newClockService(st, newClock(), 1, Config{})
+	for _, tc := range []struct {
+		name string
+		to   User
+		who  User
+		want bool
+	}{
+		{"handle matches", User{Handle: "dave"}, User{ID: "10", Name: "Dave", Handle: "dave"}, true},
+		{"handle ignores case and @", User{Handle: "@Dave"}, User{ID: "10", Handle: "DAVE"}, true},
+		{"name is not a handle", User{Handle: "dave"}, User{ID: "11", Name: "dave"}, false},
+		{"name with a handle of its own", User{Handle: "dave"}, User{ID: "12", Name: "dave", Handle: "mallory"}, false},
+		{"handle prefix", User{Handle: "dave"}, User{ID: "13", Handle: "dave2"}, false},
+		{"handle in the name", User{Handle: "dave"}, User{ID: "14", Name: "@dave"}, false},
+		{"id matches", User{ID: "20", Name: "dave", Handle: "dave"}, User{ID: "20"}, true},
+		{"id wins over the handle", User{ID: "20", Name: "dave", Handle: "dave"}, User{ID: "21", Name: "dave", Handle: "dave"}, false},
+		{"id without a handle", User{ID: "22", Name: "erin"}, User{ID: "23", Name: "erin"}, false},
+		{"no id", User{Handle: "dave"}, User{Handle: "dave"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := challenge(t, s, tc.to)
+			defer s.Cancel(ctx, as(alice), v.ID())
+			if got := v.IsFor(tc.who); got != tc.want {
+				t.Errorf("IsFor(%+v) = %v", tc.who, got)
+			}
+			if !tc.want {
+				for name, act := range map[string]func(context.Context, Actor, GameID) (View, error){"accept": s.Accept, "decline": s.Decline} {
+					if _, err := act(ctx, as(tc.who), v.ID()); !errors.Is(err, ErrNotForYou) {
+						t.Errorf("%s by %+v: %v, want ErrNotForYou", name, tc.who, err)
+					}
+				}
+				if now, _ := s.Game(ctx, v.ID()); now.Status() != Open || now.Version() != v.Version() {
+					t.Errorf("refused answers changed the challenge: %s, version %d", now.Status(), now.Version())
+				}
+				return
+			}
+			d, err := s.Decline(ctx, as(tc.who), v.ID())
+			if err != nil || d.Status() != Declined {
+				t.Errorf("decline by %+v: %s, %v", tc.who, d.Status(), err)
+			}
+		})
 	}
 }

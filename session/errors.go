@@ -64,6 +64,10 @@ var (
 	// handling of the same platform update already took effect: the
 	// update was delivered or replayed twice, and nothing changed again.
 	ErrDuplicate = errors.New("update already handled")
+	// ErrNameOnly is returned by Challenge when the opponent is given
+	// only by a display name, which anyone may take: an addressee needs
+	// a user id or a handle.
+	ErrNameOnly = errors.New("opponent given only by a display name")
 	// ErrBadRequest is returned when a request's fields are invalid, such
 	// as an unknown level or out-of-range rules.
 	ErrBadRequest = errors.New("bad request")

@@ -14,10 +14,14 @@ type GameID string
 // "telegram", "discord" or "console".
 type Platform string
 
-// User is a person on a platform: an opaque id and a display name.
+// User is a person on a platform: an opaque id, a display name, and the
+// platform handle (a username such as Telegram's @alice, without the '@';
+// empty when the user has none). A display name identifies nobody: anyone
+// may take any name, so challenges never match on it.
 type User struct {
-	ID   string `json:"id"`
-	Name string `json:"name,omitempty"`
+	ID     string `json:"id"`
+	Name   string `json:"name,omitempty"`
+	Handle string `json:"handle,omitempty"`
 }
 
 // Seat is one side of a game: a person, or the AI at some level.
@@ -92,8 +96,8 @@ type Game struct {
 	Message string
 	Rules   engine.Rules
 	// Seats are the players: Seats[0] plays black and moves first. In an
-	// open challenge the challenged seat has no user id: either nobody
-	// (anyone may accept) or only the name of the addressee.
+	// open challenge the challenged seat is the addressee: a user with an
+	// id, or with only a handle; or nobody (anyone may accept).
 	Seats [2]Seat
 	// Challenger is the side of the person who proposed a duel; Empty for
 	// games against the AI.

@@ -69,9 +69,9 @@ func newTestService(st Store, seed uint64) *Service {
 }
 
 var (
-	alice = User{ID: "1", Name: "alice"}
-	bob   = User{ID: "2", Name: "bob"}
-	carol = User{ID: "3", Name: "carol"}
+	alice = User{ID: "1", Name: "alice", Handle: "alice"}
+	bob   = User{ID: "2", Name: "bob", Handle: "bob"}
+	carol = User{ID: "3", Name: "carol", Handle: "carol"}
 )
 
 // as returns the actor u in the chat every test game is in.

@@ -54,6 +54,7 @@ var reasons = []struct {
 	{ErrNotOpen, "not_open"},
 	{ErrNotStarted, "not_started"},
 	{ErrNotOver, "not_over"},
+	{ErrNameOnly, "name_only"},
 	{ErrBadRequest, "bad_request"},
 }
 

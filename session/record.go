@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
@@ -14,7 +15,14 @@ import (
 // read, so that an older binary never overwrites data it does not
 // understand. Version 2 added challenges, deadlines and rematches to game
 // records; version 1 game records read as games with none of them.
-const schemaVersion = 2
+// Version 3 gave users a handle apart from their name; in older game
+// records the addressee of a challenge, a seat with a name but no id, was
+// named by handle, and reads as that handle (migrateHandles).
+const schemaVersion = 3
+
+// oldestStats is the oldest schema of stats and settings records this
+// release reads; older game records are read from version 1.
+const oldestStats = 2
 
 // gameRecord is the stored form of a Game. Moves are cell indices
 // (y*width + x) to keep finished gomoku games small.
@@ -77,8 +85,11 @@ func decodeGame(data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if r.Schema != schemaVersion && r.Schema != 1 {
+	if r.Schema < 1 || r.Schema > schemaVersion {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, this release reads %d", r.ID, ErrSchema, r.Schema, schemaVersion)
+	}
+	if r.Schema < 3 {
+		migrateHandles(&r.Seats)
 	}
 	if err := r.Rules.Validate(); err != nil {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: %v", r.ID, ErrSchema, err)
@@ -106,6 +117,17 @@ func decodeGame(data []byte) (Game, error) {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: %v", r.ID, ErrSchema, err)
 	}
 	return g, nil
+}
+
+// migrateHandles reads the seats of a record older than schema 3, whose
+// users had no handle: a seat with a name but no id was the addressee of
+// a challenge as "/duel @name" named it, so that name is its handle.
+func migrateHandles(seats *[2]Seat) {
+	for i := range seats {
+		if u := &seats[i].User; u.ID == "" && u.Handle == "" && u.Name != "" {
+			u.Handle = strings.TrimPrefix(u.Name, "@")
+		}
+	}
 }
 
 // wellFormed checks the parts of a game its board does not: levels, seats,
@@ -200,7 +222,7 @@ func decodeStats(data []byte) (Stats, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Stats{}, fmt.Errorf("session: decode stats: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if r.Schema != schemaVersion {
+	if r.Schema < oldestStats || r.Schema > schemaVersion {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: schema %d, this release reads %d", r.User.ID, ErrSchema, r.Schema, schemaVersion)
 	}
 	if r.User.ID == "" || r.Duels < 0 || r.Rating < 0 || r.Rating > 10000 {
@@ -244,7 +266,7 @@ func decodeSettings[T interface{ validate() error }](data []byte) (T, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return zero, fmt.Errorf("session: decode settings: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if r.Schema != schemaVersion {
+	if r.Schema < oldestStats || r.Schema > schemaVersion {
 		return zero, fmt.Errorf("session: decode settings: %w: schema %d, this release reads %d", ErrSchema, r.Schema, schemaVersion)
 	}
 	if err := r.Settings.validate(); err != nil {
@@ -273,8 +295,11 @@ func decodeGameHeader(data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if (r.Schema != schemaVersion && r.Schema != 1) || !r.Status.valid() {
+	if r.Schema < 1 || r.Schema > schemaVersion || !r.Status.valid() {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, status %q", r.ID, ErrSchema, r.Schema, r.Status)
+	}
+	if r.Schema < 3 {
+		migrateHandles(&r.Seats)
 	}
 	return Game{
 		ID: r.ID, Platform: r.Platform, Chat: r.Chat, Seats: r.Seats, Status: r.Status,

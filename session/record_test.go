@@ -1,7 +1,9 @@
 package session
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,8 +45,8 @@ func TestDecodeRefusesBadRecords(t *testing.T) {
 	g := sampleGame()
 	good, _ := encodeGame(&g)
 	tests := map[string]string{
-		"newer schema":    strings.Replace(string(good), `"v":2`, `"v":3`, 1),
-		"no schema":       strings.Replace(string(good), `"v":2,`, ``, 1),
+		"newer schema":    strings.Replace(string(good), schemaField, newerField, 1),
+		"no schema":       strings.Replace(string(good), schemaField+",", ``, 1),
 		"truncated":       string(good[:len(good)/2]),
 		"not json":        "\x00\x01garbage",
 		"empty":           "",
@@ -129,7 +131,7 @@ func sampleChallenge() Game {
 	now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 	return Game{
 		ID: "c7", Platform: "discord", Chat: "chan", Rules: engine.TicTacToe(),
-		Seats: [2]Seat{{User: User{Name: "bob"}}, {User: alice}}, Challenger: engine.White,
+		Seats: [2]Seat{{User: User{Handle: "bob"}}, {User: alice}}, Challenger: engine.White,
 		Status: Open, Version: 1, Seed: 5, Deadline: now.Add(10 * time.Minute), Rematch: "", Created: now, Updated: now,
 	}
 }
@@ -144,13 +146,13 @@ func TestChallengeRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Challenger != engine.White || !got.Deadline.Equal(g.Deadline) || got.Seats[0].User.Name != "bob" || got.Status != Open {
+	if got.Challenger != engine.White || !got.Deadline.Equal(g.Deadline) || got.Seats[0].User != (User{Handle: "bob"}) || got.Status != Open {
 		t.Fatalf("decoded %+v", got)
 	}
 	// A record of schema 1 (before challenges) still reads.
 	old := sampleGame()
 	data, _ = encodeGame(&old)
-	v1 := strings.Replace(string(data), `"v":2`, `"v":1`, 1)
+	v1 := strings.Replace(string(data), schemaField, `"v":1`, 1)
 	if _, err := decodeGame([]byte(v1)); err != nil {
 		t.Fatalf("schema 1 record: %v", err)
 	}
@@ -167,7 +169,7 @@ func TestDecodeRefusesBadChallenges(t *testing.T) {
 		"winner of a challenge":   strings.Replace(string(good), `"status":"open"`, `"status":"declined","winner":1`, 1),
 		"running with a hole":     strings.Replace(string(good), `"status":"open"`, `"status":"running"`, 1),
 		"version 0":               strings.Replace(string(good), `"ver":1`, `"ver":0`, 1),
-		"two AIs":                 strings.Replace(strings.Replace(string(good), `{"user":{"name":"bob"}}`, `{"ai":1}`, 1), `{"user":{"id":"1","name":"alice"}}`, `{"ai":2}`, 1),
+		"two AIs":                 strings.Replace(strings.Replace(string(good), `{"user":{"id":"","handle":"bob"}}`, `{"ai":1}`, 1), `{"user":{"id":"1","name":"alice","handle":"alice"}}`, `{"ai":2}`, 1),
 	}
 	for name, data := range tests {
 		if data == string(good) {
@@ -197,7 +199,7 @@ func TestStatsAndSettingsRecords(t *testing.T) {
 		t.Fatalf("stats round trip: %+v, %v", got, err)
 	}
 	for name, bad := range map[string]string{
-		"newer":     strings.Replace(string(data), `"v":2`, `"v":3`, 1),
+		"newer":     strings.Replace(string(data), schemaField, newerField, 1),
 		"negative":  strings.Replace(string(data), `"w":3`, `"w":-3`, 1),
 		"no user":   strings.Replace(string(data), `"id":"1"`, `"id":""`, 1),
 		"rating":    strings.Replace(string(data), `"elo":1234.5`, `"elo":1e9`, 1),
@@ -217,7 +219,7 @@ func TestStatsAndSettingsRecords(t *testing.T) {
 		t.Fatalf("settings round trip: %+v, %v", got, err)
 	}
 	for name, bad := range map[string]string{
-		"newer": strings.Replace(string(data), `"v":2`, `"v":3`, 1),
+		"newer": strings.Replace(string(data), schemaField, newerField, 1),
 		"level": strings.Replace(string(data), `"level":3`, `"level":4`, 1),
 		"rules": strings.Replace(string(data), `"w":3`, `"w":1`, 1),
 		"lang":  strings.Replace(string(data), `"zh"`, `"ZH!"`, 1),
@@ -317,5 +319,55 @@ func TestBadStoredRecordsAreErrors(t *testing.T) {
 	}
 	if v, _ := s.Game(ctx, "d"); v.Status() != Running || v.MoveNo() != 4 {
 		t.Fatalf("game after the refused commit: %s at %d", v.Status(), v.MoveNo())
+	}
+}
+
+// schemaField is the schema field of the records this release writes, and
+// newerField that of a newer release's.
+var (
+	schemaField = fmt.Sprintf(`"v":%d`, schemaVersion)
+	newerField  = fmt.Sprintf(`"v":%d`, schemaVersion+1)
+)
+
+// TestRecordsBeforeHandlesStillRead stores a challenge as releases before
+// handles wrote it (schema 2: the addressee a seat with only the name
+// "/duel @bob" gave) and checks that it reads addressed to the handle
+// bob: a member merely named bob can neither accept nor decline it, the
+// real @bob can. Older stats and settings records read too.
+func TestRecordsBeforeHandlesStillRead(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newTestService(st, 1)
+	v, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Handle: "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.DB().Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("games"))
+		data := string(b.Get([]byte(v.ID())))
+		old := strings.Replace(strings.Replace(data, schemaField, `"v":2`, 1), `{"id":"","handle":"bob"}`, `{"id":"","name":"bob"}`, 1)
+		old = strings.ReplaceAll(old, `,"handle":"alice"`, ``)
+		if old == data || strings.Contains(old, "handle") {
+			return fmt.Errorf("the record did not turn into schema 2: %s", data)
+		}
+		return b.Put([]byte(v.ID()), []byte(old))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	impostor := User{ID: "9", Name: "bob"}
+	for name, act := range map[string]func(context.Context, Actor, GameID) (View, error){"accept": s.Accept, "decline": s.Decline} {
+		if _, err := act(ctx, as(impostor), v.ID()); !errors.Is(err, ErrNotForYou) {
+			t.Errorf("a member named bob without the handle: %s: %v, want ErrNotForYou", name, err)
+		}
+	}
+	g, err := s.Accept(ctx, as(bob), v.ID())
+	if err != nil || g.Status() != Running || g.SideOf(bob.ID) == engine.Empty {
+		t.Fatalf("@bob accepts the old challenge: %v, %v", g.Status(), err)
+	}
+	if _, err := decodeStats([]byte(`{"v":2,"user":{"id":"x","name":"x"},"res":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"elo":1200}`)); err != nil {
+		t.Errorf("schema 2 stats: %v", err)
+	}
+	if _, err := decodeSettings[ChatSettings]([]byte(`{"v":2,"s":{"lang":"zh"}}`)); err != nil {
+		t.Errorf("schema 2 settings: %v", err)
 	}
 }

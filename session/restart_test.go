@@ -51,7 +51,7 @@ func lifecycle(t *testing.T, restart bool) string {
 	// An open challenge survives, then lapses on schedule.
 	lapsing := step(s.Challenge(ctx, as(carol), ChallengeRequest{Rules: engine.TicTacToe()}))
 	// An addressed one with random colours is accepted after a restart.
-	v := step(s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Name: "bob"}, Side: RandomSide}))
+	v := step(s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Handle: "bob"}, Side: RandomSide}))
 	v = step(s.Accept(ctx, as(bob), v.ID()))
 	blk, wht := v.Seat(engine.Black).User, v.Seat(engine.White).User
 	v = place(v, blk, 0, 0)

@@ -47,8 +47,12 @@ type Console struct {
 }
 
 // New returns a console where user plays, answering in the language of
-// locale.
+// locale. A user without a handle gets their name as the handle, so that
+// "/duel @name" reaches them as it does the users of "/as".
 func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User, locale string) *Console {
+	if user.Handle == "" {
+		user.Handle = user.Name
+	}
 	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64)}
 }
 
@@ -151,7 +155,10 @@ func (c *Console) handle(ctx context.Context, line string) {
 			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgBadCallback))
 			return
 		}
-		c.show(ctx, c.d.Tap(ctx, c.request(), adapters.EncodeAction(c.buttons[n-1].Action)))
+		// The number picks a button of the keyboard shown last.
+		req := c.request()
+		req.HasButton = true
+		c.show(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
 		return
 	}
 	r := c.d.Move(ctx, c.request(), line)
@@ -169,7 +176,7 @@ func (c *Console) switchUser(args []string) {
 	case len(args) == 0 || args[0] == c.owner.Name:
 		c.user = c.owner
 	case len(args) == 1 && len(args[0]) <= 32 && !strings.ContainsAny(args[0], "@/") && render.CleanName(args[0]) == args[0]:
-		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0]}
+		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0], Handle: args[0]}
 	default:
 		fmt.Fprintln(c.out, render.T(lang, render.MsgBadArgument, render.CleanName(strings.Join(args, " "))))
 		return

@@ -226,7 +226,7 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 			break
 		}
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name}, Locale: string(i.Locale)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale)}, true
 }
 
 // await runs work and returns its reply. When slow is set, or work is
@@ -263,7 +263,9 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 		return
 	}
 	req.Message = i.Message.ID
-	data := tapData(i.MessageComponentData().CustomID)
+	customID := i.MessageComponentData().CustomID
+	req.HasButton = hasComponent(i.Message.Components, customID)
+	data := tapData(customID)
 	lang := render.LangOf(req.Locale)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
 	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {

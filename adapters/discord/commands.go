@@ -156,8 +156,9 @@ type member struct {
 }
 
 // resolvedUser returns the user with the id that a command's user option
-// names: their server nickname, else global name, else username, from the
-// interaction's resolved data. A user missing from it has just the id.
+// names: their username as the handle, and as the name their server
+// nickname, else global name, else username, from the interaction's
+// resolved data. A user missing from it has just the id.
 func resolvedUser(data discordgo.ApplicationCommandInteractionData, id string) member {
 	m := member{User: session.User{ID: id}}
 	if data.Resolved == nil {
@@ -165,6 +166,7 @@ func resolvedUser(data discordgo.ApplicationCommandInteractionData, id string) m
 	}
 	if u := data.Resolved.Users[id]; u != nil {
 		m.Bot = u.Bot
+		m.Handle = u.Username
 		m.Name = u.GlobalName
 		if m.Name == "" {
 			m.Name = u.Username

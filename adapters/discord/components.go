@@ -125,3 +125,23 @@ func tapData(customID string) string {
 	data, _, _ := strings.Cut(customID, idSep)
 	return data
 }
+
+// hasComponent reports whether the components, as Discord delivered them
+// with the tapped message, hold a button with the custom_id: game data
+// only edits a message that shows the game, so a forged tap cannot
+// repaint another message, such as someone's board.
+func hasComponent(comps []discordgo.MessageComponent, customID string) bool {
+	for _, c := range comps {
+		switch c := c.(type) {
+		case *discordgo.ActionsRow:
+			if hasComponent(c.Components, customID) {
+				return true
+			}
+		case *discordgo.Button:
+			if c.CustomID == customID {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -276,9 +276,9 @@ func TestResolvedUserPrefersNickThenGlobalName(t *testing.T) {
 		Members: map[string]*discordgo.Member{"1": {Nick: "Bobby"}},
 	}}
 	for id, want := range map[string]member{
-		"1": {User: session.User{ID: "1", Name: "Bobby"}},
-		"2": {User: session.User{ID: "2", Name: "carol_c"}},
-		"3": {User: session.User{ID: "3", Name: "helper"}, Bot: true},
+		"1": {User: session.User{ID: "1", Name: "Bobby", Handle: "bob_b"}},
+		"2": {User: session.User{ID: "2", Name: "carol_c", Handle: "carol_c"}},
+		"3": {User: session.User{ID: "3", Name: "helper", Handle: "helper"}, Bot: true},
 		"4": {User: session.User{ID: "4"}},
 	} {
 		if got := resolvedUser(data, id); got != want {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -45,16 +46,40 @@ func updateKind(u tgbotapi.Update) string {
 	return "other"
 }
 
-// userOf returns the session user of a Telegram user. Its name is the
-// username when the user has one, since that is how "/duel @username"
-// names them and how the session matches a challenge addressed to a user
-// whose id it does not know; else the user's full name.
+// userOf returns the session user of a Telegram user: its handle is the
+// username (empty when the user has none), which "/duel @username" is
+// matched against; its name, what boards show, is the username too when
+// there is one, else the user's full name, which anyone may take and
+// which no challenge is ever matched against.
 func userOf(u *tgbotapi.User) session.User {
 	name := u.UserName
 	if name == "" {
 		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
 	}
-	return session.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
+	return session.User{ID: strconv.FormatInt(u.ID, 10), Name: name, Handle: u.UserName}
+}
+
+// duelOpponent returns the member a /duel message names by id, if any:
+// the user of a text mention in it (a member picked by name, who may
+// have no username) with the text without that mention, else, when the
+// command names no @username, the sender of the message it replies to,
+// unless that is a bot. ok is false when the message names no one that
+// way and the command grammar decides.
+func duelOpponent(m *tgbotapi.Message, text string) (opp *tgbotapi.User, rest string, ok bool) {
+	units := utf16.Encode([]rune(m.Text))
+	for _, e := range m.Entities {
+		if e.Type != "text_mention" || e.User == nil || e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > len(units) {
+			continue
+		}
+		rest = string(utf16.Decode(units[:e.Offset])) + " " + string(utf16.Decode(units[e.Offset+e.Length:]))
+		return e.User, strings.TrimSpace(rest), true
+	}
+	if r := m.ReplyToMessage; r != nil && r.From != nil && !r.From.IsBot {
+		if fields := strings.Fields(text); len(fields) < 2 || !strings.HasPrefix(fields[1], "@") {
+			return r.From, text, true
+		}
+	}
+	return nil, text, false
 }
 
 // onMessage handles a typed message: a command, or maybe a coordinate.
@@ -66,7 +91,7 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode}
 	text := strings.TrimSpace(m.Text)
 	if strings.HasPrefix(text, "/") {
-		r := b.disp.Command(ctx, req, text)
+		r := b.command(ctx, req, m, text)
 		var menu *tgbotapi.InlineKeyboardMarkup
 		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
 			r.Text += "\n\n" + menuT(r.Lang, "pick_game")
@@ -84,6 +109,30 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		}
 	}
 	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
+}
+
+// command answers a typed command. A /duel that names its opponent by a
+// text mention or by replying to their message is addressed to that
+// member's id.
+func (b *Bot) command(ctx context.Context, req adapters.Request, m *tgbotapi.Message, text string) adapters.Reply {
+	cmd, err := adapters.ParseCommand(strings.Fields(text)[0], b.UserName())
+	if err != nil || cmd.Name != adapters.CmdDuel {
+		return b.disp.Command(ctx, req, text)
+	}
+	opp, rest, ok := duelOpponent(m, text)
+	if !ok {
+		return b.disp.Command(ctx, req, text)
+	}
+	cmd, err = adapters.ParseCommand(rest, b.UserName())
+	switch {
+	case err != nil:
+		// The options around the mention are wrong: say so.
+		return b.disp.Command(ctx, req, rest)
+	case cmd.Duel.Opponent != "":
+		// A second opponent: the grammar refuses the mention's name.
+		return b.disp.Command(ctx, req, text)
+	}
+	return b.disp.Duel(ctx, req, cmd.Duel, userOf(opp))
 }
 
 // reply shows the answer to a typed message: its text (with menu as the
@@ -185,6 +234,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		b.onMenu(ctx, q, req)
 		return
 	}
+	req.HasButton = hasButton(q.Message, q.Data)
 	b.hintTap(ctx, chat, req, q.Data)
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
@@ -288,8 +338,9 @@ func (b *Bot) answerLogged(ctx context.Context, id, text string) {
 
 // hasButton reports whether the message, as Telegram delivered it with
 // the callback query, has a button with the callback data: menu data is
-// only taken from the menu it belongs to, so a forged tap cannot turn
-// another message, such as someone's board, into a menu.
+// only taken from the menu it belongs to, and game data only edits a
+// message that shows the game, so a forged tap cannot repaint another
+// message, such as someone's board.
 func hasButton(m *tgbotapi.Message, data string) bool {
 	if m.ReplyMarkup == nil {
 		return false
