@@ -167,6 +167,12 @@ var catalog = map[Key]map[Lang]string{
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
 	MsgPlayer:            {English: "Player %s", Chinese: "玩家 %s"},
 	MsgTooLong:           {English: "That message is too long: commands are at most %s characters.", Chinese: "消息太长：命令最多 %s 个字符。"},
+
+	// The messages of the rules: aborted duels and takebacks.
+	MsgAborted: {
+		English: "Game aborted: it ended before both players moved. No winner, no rating change.",
+		Chinese: "对局已中止：双方还没都落子就结束了。不计胜负，不影响积分。",
+	},
 }
 
 // T returns message k in language l, formatted with args.
@@ -275,4 +281,11 @@ const (
 	MsgChatGames Key = "chat_games"
 	MsgCooldown  Key = "cooldown"
 	MsgTooLong   Key = "too_long"
+)
+
+// The messages of the rules: aborted duels and takebacks.
+const (
+	// MsgAborted is the status line of a duel that ended before both
+	// players moved.
+	MsgAborted Key = "aborted"
 )

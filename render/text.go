@@ -92,7 +92,8 @@ func Grid(v session.View) string {
 }
 
 // Status returns the line under the board: whose turn it is, or who won
-// and why the game ended (a line, a full board, a resignation, expiry).
+// and why the game ended (a line, a full board, a resignation, expiry, an
+// abort).
 func Status(v session.View, l Lang) string {
 	name := func(s engine.Stone) string { return seatLabel(v, s, l) }
 	switch v.Status() {
@@ -104,6 +105,8 @@ func Status(v session.View, l Lang) string {
 		return T(l, MsgDraw)
 	case session.Resigned:
 		return T(l, MsgResigned, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
+	case session.Aborted:
+		return T(l, MsgAborted)
 	}
 	if v.Winner() != engine.Empty {
 		return T(l, MsgExpired) + " " + T(l, MsgWins, name(v.Winner()))

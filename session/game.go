@@ -51,6 +51,9 @@ const (
 	// whose turn it was loses (Winner is the other side); against the AI
 	// there is no winner.
 	Expired Status = "expired"
+	// Aborted is a duel that ended, by resignation or expiry, before both
+	// players had moved: nobody wins, and it counts in no stats or rating.
+	Aborted Status = "aborted"
 	// Declined is a challenge its addressee turned down.
 	Declined Status = "declined"
 	// Cancelled is a challenge its challenger withdrew.
@@ -62,12 +65,12 @@ const (
 // Over reports whether the status is final.
 func (s Status) Over() bool { return s != Running && s != Open }
 
-// Played reports whether a game with this status was played (so it counts
-// in stats and can be rematched), rather than being a challenge that
-// never started.
+// Played reports whether a game with this status was played (so it can be
+// rematched, and counts in stats unless it was aborted), rather than
+// being a challenge that never started.
 func (s Status) Played() bool {
 	switch s {
-	case Running, Won, Drawn, Resigned, Expired:
+	case Running, Won, Drawn, Resigned, Expired, Aborted:
 		return true
 	}
 	return false
@@ -76,7 +79,7 @@ func (s Status) Played() bool {
 // valid reports whether s is one of the statuses.
 func (s Status) valid() bool {
 	switch s {
-	case Open, Running, Won, Drawn, Resigned, Expired, Declined, Cancelled, Lapsed:
+	case Open, Running, Won, Drawn, Resigned, Expired, Aborted, Declined, Cancelled, Lapsed:
 		return true
 	}
 	return false
@@ -147,6 +150,10 @@ func (g *Game) SideOf(userID string) engine.Stone {
 	}
 	return engine.Empty
 }
+
+// abortable reports whether ending g now, other than on the board, aborts
+// it: a duel in which not both players have moved yet.
+func (g *Game) abortable() bool { return g.IsDuel() && len(g.Moves) < 2 }
 
 // Seat returns the seat of side s (Black or White).
 func (g *Game) Seat(s engine.Stone) Seat { return g.Seats[s-1] }

@@ -163,8 +163,8 @@ func consistent(g *Game, o engine.Outcome) error {
 		if len(g.Moves) > 0 || g.Winner != engine.Empty {
 			return fmt.Errorf("%s challenge with %d moves and winner %v", g.Status, len(g.Moves), g.Winner)
 		}
-	case g.Status == Resigned || g.Status == Expired:
-		if want != Running || (g.Status == Resigned && g.Winner == engine.Empty) {
+	case g.Status == Resigned || g.Status == Expired || g.Status == Aborted:
+		if want != Running || (g.Status == Resigned && g.Winner == engine.Empty) || (g.Status == Aborted && g.Winner != engine.Empty) {
 			return fmt.Errorf("%s game with board %v and winner %v", g.Status, o.Status, g.Winner)
 		}
 	case g.Status != want || g.Winner != o.Winner:

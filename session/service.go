@@ -361,7 +361,8 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 	return v, nil
 }
 
-// Resign ends the user's game as a loss for them. Refusals: ErrNotFound,
+// Resign ends the user's game as a loss for them, or, in a duel where not
+// both players have moved yet, as Aborted with no winner. Refusals: ErrNotFound,
 // ErrNotStarted (an open challenge: Cancel or Decline it), ErrGameOver,
 // ErrNotAPlayer, and ErrExpired with the expired game.
 func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err error) {
@@ -388,6 +389,9 @@ func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err
 		return View{}, err
 	}
 	g.Status, g.Winner = Resigned, me.Opponent()
+	if g.abortable() {
+		g.Status, g.Winner = Aborted, engine.Empty
+	}
 	return s.commit(ctx, &g, b, Running)
 }
 

@@ -125,9 +125,9 @@ func eloUpdate(a, b, score float64) (float64, float64) {
 
 // countResult adds a finished game's result to the stats of its people,
 // and for a duel moves their ratings, all in tx. Games that were never
-// played, and AI games that expired, count nothing.
+// played, aborted duels, and AI games that expired count nothing.
 func countResult(tx Tx, g *Game) error {
-	if !g.Status.Played() || !g.Status.Over() || (g.Status == Expired && g.Winner == engine.Empty) {
+	if !g.Status.Played() || !g.Status.Over() || g.Status == Aborted || (g.Status == Expired && g.Winner == engine.Empty) {
 		return nil
 	}
 	f := familyIndex(g.Rules.Family())
