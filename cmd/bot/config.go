@@ -108,8 +108,9 @@ var envOverrides = []struct {
 }
 
 // loadConfig reads the YAML file at path (none when path is empty) over the
-// defaults, then applies the environment from getenv. Unknown keys are an
-// error, so a typo does not silently fall back to a default.
+// defaults, then applies the environment from getenv, and checks every
+// key (validate), whichever platforms are used. Unknown keys and bad
+// values are errors, so a typo does not silently fall back to a default.
 func loadConfig(path string, getenv func(string) string) (Config, error) {
 	c := defaultConfig()
 	if path != "" {
@@ -128,10 +129,7 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 			e.set(&c, v)
 		}
 	}
-	if _, err := logLevel(c.Log.Level); err != nil {
-		return c, err
-	}
-	return c, nil
+	return c, validate(c)
 }
 
 // logLevel parses a log level name.
