@@ -118,6 +118,12 @@ type Game struct {
 	// Rematch is the id of the game started as this one's rematch, once
 	// someone asked for it.
 	Rematch GameID
+	// Takebacks counts the takebacks done in this game; a game with any
+	// is marked in stats.
+	Takebacks int
+	// UndoAsk is the side that asked its opponent in a duel for a
+	// takeback not yet answered; Empty when none is pending.
+	UndoAsk engine.Stone
 	Created time.Time
 	Updated time.Time
 }
@@ -154,6 +160,22 @@ func (g *Game) SideOf(userID string) engine.Stone {
 // abortable reports whether ending g now, other than on the board, aborts
 // it: a duel in which not both players have moved yet.
 func (g *Game) abortable() bool { return g.IsDuel() && len(g.Moves) < 2 }
+
+// undoSpan returns how many moves a takeback by side takes off the end of
+// g's moves: back to before side's last move, so that it is side's turn
+// again (its move, and the reply to it if there is one). It reports false
+// when side has no move to take back.
+func (g *Game) undoSpan(side engine.Stone) (int, bool) {
+	n := len(g.Moves)
+	if n == 0 {
+		return 0, false
+	}
+	k := 1
+	if lastBy := engine.Stone((n-1)%2 + 1); lastBy != side {
+		k = 2
+	}
+	return k, n >= k
+}
 
 // Seat returns the seat of side s (Black or White).
 func (g *Game) Seat(s engine.Stone) Seat { return g.Seats[s-1] }

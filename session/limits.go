@@ -18,6 +18,8 @@ type Limits struct {
 	// ChallengeCooldown is how long a user waits between two challenges
 	// (a duel rematch counts as one).
 	ChallengeCooldown time.Duration
+	// UndosPerGame is how many takebacks one game may have.
+	UndosPerGame int
 }
 
 // check returns ErrChatGames when the chat of who already holds

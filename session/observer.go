@@ -55,6 +55,9 @@ var reasons = []struct {
 	{ErrNotStarted, "not_started"},
 	{ErrNotOver, "not_over"},
 	{ErrBadRequest, "bad_request"},
+	{ErrNoUndo, "no_undo"},
+	{ErrUndoLimit, "undo_limit"},
+	{ErrNoUndoRequest, "no_undo_request"},
 }
 
 // Reason returns the short name of the refusal err wraps, such as "busy"

@@ -346,6 +346,8 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 	if err := s.play(&g, b, req.Cell); err != nil {
 		return View{}, err
 	}
+	// A move by either player withdraws a pending takeback request.
+	g.UndoAsk = engine.Empty
 	if err := s.playAI(ctx, &g, b); err != nil {
 		return View{}, err
 	}
@@ -527,7 +529,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 	g.Version++
 	g.Updated = s.now()
 	if g.Status.Over() {
-		g.Deadline = time.Time{}
+		g.Deadline, g.UndoAsk = time.Time{}, engine.Empty
 	}
 	ended := g.Status.Over() && !was.Over()
 	start := time.Now()
