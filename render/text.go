@@ -34,7 +34,8 @@ func TextLen(s string) int {
 }
 
 // Text returns the whole message that shows a game, in language l: who
-// plays whom, the board, the status line, and the last move.
+// plays whom, the board, the status line, the last move, and the
+// takebacks: how many the game had, and a request awaiting an answer.
 func Text(v session.View, l Lang) string {
 	var sb strings.Builder
 	sb.WriteString(T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)))
@@ -45,6 +46,14 @@ func Text(v session.View, l Lang) string {
 	if last, ok := v.LastMove(); ok {
 		sb.WriteString("\n")
 		sb.WriteString(T(l, MsgLastMove, Stone(v.Rules(), lastMover(v)), FormatCoord(last, v.Rules())))
+	}
+	if n := v.Takebacks(); n > 0 {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgTakebacks, n))
+	}
+	if asker := v.UndoAsk(); asker != engine.Empty && v.Status() == session.Running {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgUndoAsked, seatLabel(v, asker, l), seatLabel(v, asker.Opponent(), l)))
 	}
 	return sb.String()
 }

@@ -57,6 +57,9 @@ type Config struct {
 		GamesPerUser      int           `yaml:"games_per_user"`
 		GamesPerChat      int           `yaml:"games_per_chat"`
 		ChallengeCooldown time.Duration `yaml:"challenge_cooldown"`
+		// UndosPerGame is how many takebacks one game may have; 0 means
+		// no limit.
+		UndosPerGame int `yaml:"undos_per_game"`
 	} `yaml:"limits"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /backup; empty
@@ -89,6 +92,7 @@ func defaultConfig() Config {
 	c.Limits.GamesPerUser = 5
 	c.Limits.GamesPerChat = 100
 	c.Limits.ChallengeCooldown = 5 * time.Second
+	c.Limits.UndosPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
 	return c
 }

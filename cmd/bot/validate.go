@@ -94,6 +94,7 @@ func validate(c Config) error {
 	nonNegative("limits.games_per_user", c.Limits.GamesPerUser)
 	nonNegative("limits.games_per_chat", c.Limits.GamesPerChat)
 	nonNegativeDuration("limits.challenge_cooldown", c.Limits.ChallengeCooldown)
+	nonNegative("limits.undos_per_game", c.Limits.UndosPerGame)
 	if l := c.Metrics.Listen; l != "" && !hostPort(l) {
 		bad("metrics.listen", l, "host:port or :port, or empty for none")
 	}
