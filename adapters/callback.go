@@ -26,6 +26,8 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	r:<game>                  resign (render.Resign)
 //	R:<game>                  rematch (render.Rematch)
 //	a:<game>, d:<game>, c:<game>  accept, decline, cancel a challenge
+//	u:<game>:<move>           take back a move (render.Undo)
+//	y:<game>:<move>, x:<game>:<move>  allow, refuse a takeback
 //	n                         a button that does nothing (render.Noop)
 //
 // Numbers are decimal without sign or leading zeros; game ids are
@@ -39,8 +41,19 @@ var gameOnly = map[string]render.ActionKind{
 	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
 }
 
+// atMove maps the letters of actions whose fields are the game and the
+// move number to their kinds.
+var atMove = map[string]render.ActionKind{
+	"u": render.Undo, "y": render.UndoAccept, "x": render.UndoDecline,
+}
+
 // EncodeAction returns the callback data of a button's action.
 func EncodeAction(a render.Action) string {
+	for letter, kind := range atMove {
+		if kind == a.Kind {
+			return fmt.Sprintf("%s:%s:%d", letter, a.Game, a.MoveNo)
+		}
+	}
 	switch a.Kind {
 	case render.Place:
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
@@ -70,11 +83,14 @@ func DecodeAction(data string) (render.Action, error) {
 	f := strings.Split(data, ":")
 	var a render.Action
 	kind, isGameOnly := gameOnly[f[0]]
+	moveKind, isAtMove := atMove[f[0]]
 	switch {
 	case f[0] == "n" && len(f) == 1:
 		return render.Action{Kind: render.Noop}, nil
 	case isGameOnly && len(f) == 2:
 		a.Kind = kind
+	case isAtMove && len(f) == 3:
+		a.Kind = moveKind
 	case f[0] == "p" && len(f) == 5:
 		a.Kind = render.Place
 	case f[0] == "s" && len(f) == 4:
@@ -105,6 +121,11 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.Window = engine.Point{X: nums[0], Y: nums[1]}
+	case render.Undo, render.UndoAccept, render.UndoDecline:
+		if nums[0] > engine.MaxSize*engine.MaxSize {
+			return bad("out of range")
+		}
+		a.MoveNo = nums[0]
 	}
 	return a, nil
 }

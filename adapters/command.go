@@ -27,6 +27,7 @@ const (
 	CmdStats   = "stats"
 	CmdTop     = "top"
 	CmdLang    = "lang"
+	CmdUndo    = "undo"
 )
 
 // MaxCommandLen is the longest command text parsed; longer text is
@@ -125,7 +126,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	name = strings.ToLower(name)
 	args := fields[1:]
 	switch name {
-	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats:
+	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo:
 		if len(args) > 0 {
 			return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
 		}

@@ -115,7 +115,7 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 	case CmdStart:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgWelcome)}
 	case CmdHelp:
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore)}
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpUndo)}
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
@@ -141,6 +141,8 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 			return d.refuse(lang, v, err, true)
 		}
 		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+	case CmdUndo:
+		return d.undo(ctx, lang, who)
 	case CmdDuel:
 		var to session.User
 		if cmd.Duel.Opponent != "" {
@@ -187,6 +189,45 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 		p.Level = cs.Level
 	}
 	return p
+}
+
+// undo answers a typed /undo: in the duel where the opponent asks for a
+// takeback it accepts it, else it takes back (or asks to take back) the
+// user's last move in their running game.
+func (d *Dispatcher) undo(ctx context.Context, lang render.Lang, who session.Actor) Reply {
+	v, err := d.asked(ctx, who)
+	if errors.Is(err, session.ErrNotFound) {
+		v, err = d.mine(ctx, who)
+	}
+	if errors.Is(err, session.ErrNotFound) {
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+	}
+	if err == nil {
+		v, err = d.svc.Undo(ctx, who, session.UndoRequest{Game: v.ID(), MoveNo: v.MoveNo()})
+	}
+	if err != nil {
+		return d.refuse(lang, v, err, true)
+	}
+	return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+}
+
+// asked returns the user's newest running duel in the chat whose
+// opponent asks for a takeback, or ErrNotFound.
+func (d *Dispatcher) asked(ctx context.Context, who session.Actor) (session.View, error) {
+	live, err := d.svc.Live(ctx, who)
+	if err != nil {
+		return session.View{}, err
+	}
+	var found session.View
+	for _, v := range live {
+		if me := v.SideOf(who.User.ID); v.Status() == session.Running && me != engine.Empty && v.UndoAsk() == me.Opponent() {
+			found = v
+		}
+	}
+	if found.ID() == "" {
+		return session.View{}, fmt.Errorf("adapters: no takeback asked of %q: %w", who.User.ID, session.ErrNotFound)
+	}
+	return found, nil
 }
 
 // Duel makes the challenge of args (its rules and side; args.Opponent is
@@ -296,6 +337,9 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 				opp = render.T(lang, render.MsgAI, o)
 			}
 			lines = append(lines, render.T(lang, render.MsgStatsLine, f, opp, t.Wins, t.Losses, t.Draws))
+			if t.Takebacks > 0 {
+				lines[len(lines)-1] += render.T(lang, render.MsgStatsTakebacks, t.Takebacks, t.TakebackWins)
+			}
 		}
 	}
 	if len(lines) == 1 {
@@ -428,6 +472,12 @@ func (d *Dispatcher) tap(ctx context.Context, lang render.Lang, req Request, a r
 		v, err = d.svc.Decline(ctx, who, a.Game)
 	case render.Cancel:
 		v, err = d.svc.Cancel(ctx, who, a.Game)
+	case render.Undo:
+		v, err = d.svc.Undo(ctx, who, session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
+	case render.UndoAccept:
+		v, err = d.svc.AcceptUndo(ctx, who, session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
+	case render.UndoDecline:
+		v, err = d.svc.DeclineUndo(ctx, who, session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
 	case render.Rematch:
 		return d.rematch(ctx, lang, who, a.Game, false)
 	case render.Scroll:

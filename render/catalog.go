@@ -168,6 +168,31 @@ var catalog = map[Key]map[Lang]string{
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
 	MsgPlayer:            {English: "Player %s", Chinese: "玩家 %s"},
 	MsgTooLong:           {English: "That message is too long: commands are at most %s characters.", Chinese: "消息太长：命令最多 %s 个字符。"},
+
+	// The messages of the rules: aborted duels and takebacks.
+	MsgAborted: {
+		English: "Game aborted: it ended before both players moved. No winner, no rating change.",
+		Chinese: "对局已中止：双方还没都落子就结束了。不计胜负，不影响积分。",
+	},
+	MsgUndoButton:        {English: "↩️ Undo", Chinese: "↩️ 悔棋"},
+	MsgUndoAcceptButton:  {English: "✅ Allow takeback", Chinese: "✅ 同意悔棋"},
+	MsgUndoDeclineButton: {English: "🚫 Refuse takeback", Chinese: "🚫 拒绝悔棋"},
+	MsgUndoAsked: {
+		English: "%s asks to take back a move: %s, accept or refuse (or type /undo to accept).",
+		Chinese: "%s 请求悔棋：%s，请同意或拒绝（或输入 /undo 同意）。",
+	},
+	MsgTakebacks:     {English: "Takebacks: %d.", Chinese: "悔棋：%d 次。"},
+	MsgNoUndo:        {English: "You have no move to take back.", Chinese: "你没有可以悔的棋。"},
+	MsgUndoLimit:     {English: "No takebacks left in this game.", Chinese: "本局的悔棋次数已用完。"},
+	MsgNoUndoRequest: {English: "There is no takeback request for you to answer.", Chinese: "没有需要你回应的悔棋请求。"},
+	MsgStatsTakebacks: {
+		English: "  (with takebacks: %d games, %d won; those wins are not on /top hard)",
+		Chinese: "  （有悔棋：%d 局，胜 %d；这些胜局不计入 /top hard）",
+	},
+	MsgHelpUndo: {
+		English: "/undo (or ↩️) — take back your last move: against the AI at once, with its reply; in a duel your opponent accepts or refuses",
+		Chinese: "/undo（或 ↩️）— 悔棋：对 AI 立即撤回你的上一步和它的应手；对战中由对手同意或拒绝",
+	},
 }
 
 // T returns message k in language l, formatted with args.
@@ -215,6 +240,9 @@ var refusals = []struct {
 	{session.ErrUserGames, MsgUserGames},
 	{session.ErrChatGames, MsgChatGames},
 	{session.ErrCooldown, MsgCooldown},
+	{session.ErrNoUndo, MsgNoUndo},
+	{session.ErrUndoLimit, MsgUndoLimit},
+	{session.ErrNoUndoRequest, MsgNoUndoRequest},
 }
 
 // ErrorText returns the short message for err in language l: its own
@@ -278,4 +306,24 @@ const (
 	MsgChatGames Key = "chat_games"
 	MsgCooldown  Key = "cooldown"
 	MsgTooLong   Key = "too_long"
+)
+
+// The messages of the rules: aborted duels and takebacks.
+const (
+	// MsgAborted is the status line of a duel that ended before both
+	// players moved.
+	MsgAborted           Key = "aborted"
+	MsgUndoButton        Key = "undo_button"
+	MsgUndoAcceptButton  Key = "undo_accept_button"
+	MsgUndoDeclineButton Key = "undo_decline_button"
+	// MsgUndoAsked says under a duel's board that one player asks the
+	// other for a takeback.
+	MsgUndoAsked Key = "undo_asked"
+	// MsgTakebacks says under a board how many takebacks the game had.
+	MsgTakebacks      Key = "takebacks"
+	MsgNoUndo         Key = "no_undo"
+	MsgUndoLimit      Key = "undo_limit"
+	MsgNoUndoRequest  Key = "no_undo_request"
+	MsgStatsTakebacks Key = "stats_takebacks"
+	MsgHelpUndo       Key = "help_undo"
 )

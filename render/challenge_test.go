@@ -57,11 +57,14 @@ func TestChallengeMessages(t *testing.T) {
 	if text, kb := Message(g, English, TelegramLayout, nil); !strings.Contains(text, "❌ alice to move") || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Resign {
 		t.Errorf("accepted game: %q", text)
 	}
+	// Both move, so that the expiry has a winner (before, it aborts).
+	g, _ = svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
+	g, _ = svc.Place(ctx, bob, session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}})
 	now = now.Add(session.DefaultTurnLimit)
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
 	text, kb := Message(e, English, TelegramLayout, nil)
-	if !strings.Contains(text, "The game expired. ⭕ bob wins! ❌ alice ran out of time.") || strings.Count(text, "wins") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+	if !strings.Contains(text, "The game expired. ⭕ bob wins!") || !strings.Contains(text, "❌ alice ran out of time.") || strings.Count(text, "wins") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
 		t.Errorf("expired duel: %q", text)
 	}
 }

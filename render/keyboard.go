@@ -28,6 +28,15 @@ const (
 	Decline
 	// Cancel withdraws the challenge Game (the challenger).
 	Cancel
+	// Undo asks to take back the tapper's last move in Game, at move
+	// MoveNo: at once against the AI, by asking the opponent in a duel.
+	Undo
+	// UndoAccept grants the opponent's takeback request in Game, at move
+	// MoveNo.
+	UndoAccept
+	// UndoDecline turns down the opponent's takeback request in Game, at
+	// move MoveNo.
+	UndoDecline
 )
 
 // Action is what a button does when tapped: everything needed to act on it
@@ -100,7 +109,9 @@ const (
 // BoardKeyboard returns the keyboard of a game within layout: one button
 // per cell, live on empty cells while the game runs, then the controls:
 // window arrows when the board does not fit, then Resign while the game
-// runs or Rematch once it is over.
+// runs or Rematch once it is over, then the takeback buttons (see
+// undoButtons) where the layout has room for them: always on a layout
+// with no row limit, and on Discord's for boards up to 4×4.
 //
 // A board that fits is whole: row r, column c of the keyboard is cell c, r.
 // A larger board shows the largest window that fits, with its top-left
@@ -158,6 +169,9 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 	}
 	if running {
 		controls = append(controls, Button{Label: T(l, MsgResignButton), Action: Action{Kind: Resign, Game: v.ID()}})
+		if undo := undoButtons(v, l); win.Width > 0 && layout.fits(win.Width, win.Height, len(controls)+len(undo)) {
+			controls = append(controls, undo...)
+		}
 	} else {
 		controls = append(controls, Button{Label: T(l, MsgRematchButton), Action: Action{Kind: Rematch, Game: v.ID()}})
 	}
@@ -167,15 +181,19 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 
 // chooseWindow returns the size of the largest window of a board of rules
 // r that fits layout with its controls (arrows for each direction the
-// window can move, and one more button): the whole board when it fits,
-// else the widest window, as tall as fits under it. Width comes first
-// because a phone shows a row of buttons at once but scrolls a tall
-// keyboard. The size is zero when not even one cell fits.
+// window can move, and one more button, and on a layout with no row limit
+// room for the takeback buttons too): the whole board when it fits, else
+// the widest window, as tall as fits under it. Width comes first because
+// a phone shows a row of buttons at once but scrolls a tall keyboard. The
+// size is zero when not even one cell fits.
 func chooseWindow(r engine.Rules, layout Layout) Window {
 	best := Window{}
 	for w := 1; w <= r.Width; w++ {
 		for h := 1; h <= r.Height; h++ {
 			controls := 1
+			if layout.Rows == 0 {
+				controls += maxUndoButtons
+			}
 			if w < r.Width {
 				controls += 2
 			}
@@ -246,4 +264,29 @@ func chunk(buttons []Button, layout Layout) [][]Button {
 		buttons = buttons[k:]
 	}
 	return rows
+}
+
+// maxUndoButtons is the most takeback buttons a keyboard shows.
+const maxUndoButtons = 2
+
+// undoButtons returns the takeback buttons of a running game: in a duel
+// with a request pending, Accept and Decline for the opponent; otherwise
+// ↩️, once the game has a move its player could take back (against the
+// AI, a move of the person's).
+func undoButtons(v session.View, l Lang) []Button {
+	act := func(k ActionKind) Action { return Action{Kind: k, Game: v.ID(), MoveNo: v.MoveNo()} }
+	if v.UndoAsk() != engine.Empty {
+		return []Button{
+			{Label: T(l, MsgUndoAcceptButton), Action: act(UndoAccept)},
+			{Label: T(l, MsgUndoDeclineButton), Action: act(UndoDecline)},
+		}
+	}
+	first := 1
+	if !v.IsDuel() && v.Seat(engine.Black).IsAI() {
+		first = 2
+	}
+	if v.MoveNo() < first {
+		return nil
+	}
+	return []Button{{Label: T(l, MsgUndoButton), Action: act(Undo)}}
 }

@@ -246,11 +246,11 @@ func TestKeyboardText(t *testing.T) {
 	svc, st := fixtureStore(t)
 	v := fixture(t, svc, st, engine.TicTacToe(), inProgress)
 	text, buttons := KeyboardText(BoardKeyboard(v, English, ConsoleLayout, nil))
-	if len(buttons) != 10 || buttons[4].Label != "❌" || buttons[9].Action.Kind != Resign {
+	if len(buttons) != 11 || buttons[4].Label != "❌" || buttons[9].Action.Kind != Resign || buttons[10].Action.Kind != Undo {
 		t.Fatalf("buttons %+v", buttons)
 	}
 	lines := strings.Split(text, "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[3], "[10] 🏳 Resign") || !strings.Contains(lines[1], " ❌ ") {
+	if len(lines) != 5 || !strings.HasPrefix(lines[3], "[10] 🏳 Resign [11] ↩️ Undo") || !strings.Contains(lines[1], " ❌ ") {
 		t.Errorf("text:\n%s", text)
 	}
 }

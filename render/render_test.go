@@ -150,8 +150,8 @@ func TestTextShowsLastMoveAndResult(t *testing.T) {
 func TestKeyboardLiveOnlyOnEmptyCells(t *testing.T) {
 	v := playedView(t, engine.Point{X: 0, Y: 0})
 	kb := BoardKeyboard(v, English, TelegramLayout, nil)
-	if len(kb.Rows) != 4 || kb.Buttons() != 10 {
-		t.Fatalf("rows %d buttons %d, want 3 board rows + resign", len(kb.Rows), kb.Buttons())
+	if len(kb.Rows) != 4 || kb.Buttons() != 11 {
+		t.Fatalf("rows %d buttons %d, want 3 board rows + resign and undo", len(kb.Rows), kb.Buttons())
 	}
 	for y := range 3 {
 		for x := range 3 {

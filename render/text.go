@@ -34,7 +34,8 @@ func TextLen(s string) int {
 }
 
 // Text returns the whole message that shows a game, in language l: who
-// plays whom, the board, the status line, and the last move.
+// plays whom, the board, the status line, the last move, and the
+// takebacks: how many the game had, and a request awaiting an answer.
 func Text(v session.View, l Lang) string {
 	var sb strings.Builder
 	sb.WriteString(T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)))
@@ -45,6 +46,14 @@ func Text(v session.View, l Lang) string {
 	if last, ok := v.LastMove(); ok {
 		sb.WriteString("\n")
 		sb.WriteString(T(l, MsgLastMove, Stone(v.Rules(), lastMover(v)), FormatCoord(last, v.Rules())))
+	}
+	if n := v.Takebacks(); n > 0 {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgTakebacks, n))
+	}
+	if asker := v.UndoAsk(); asker != engine.Empty && v.Status() == session.Running {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgUndoAsked, seatLabel(v, asker, l), seatLabel(v, asker.Opponent(), l)))
 	}
 	return sb.String()
 }
@@ -92,7 +101,8 @@ func Grid(v session.View) string {
 }
 
 // Status returns the line under the board: whose turn it is, or who won
-// and why the game ended (a line, a full board, a resignation, expiry).
+// and why the game ended (a line, a full board, a resignation, expiry, an
+// abort).
 func Status(v session.View, l Lang) string {
 	name := func(s engine.Stone) string { return seatLabel(v, s, l) }
 	switch v.Status() {
@@ -104,6 +114,8 @@ func Status(v session.View, l Lang) string {
 		return T(l, MsgDraw)
 	case session.Resigned:
 		return T(l, MsgResigned, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
+	case session.Aborted:
+		return T(l, MsgAborted)
 	}
 	if v.Winner() != engine.Empty {
 		return T(l, MsgExpired) + " " + T(l, MsgWins, name(v.Winner()))

@@ -64,6 +64,7 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		{session.Resigned, engine.White, "❌ alice resigned. ⭕ AI (hard) wins!", "❌ alice 认输了。 ⭕ AI（hard） 获胜！"},
 		{session.Expired, engine.Empty, "The game expired.", "对局已超时。"},
 		{session.Expired, engine.Black, "The game expired. ❌ alice wins!", "对局已超时。 ❌ alice 获胜！"},
+		{session.Aborted, engine.Empty, "Game aborted: it ended before both players moved. No winner, no rating change.", "对局已中止：双方还没都落子就结束了。不计胜负，不影响积分。"},
 	} {
 		v := storedView(t, svc, st, r, moves, tt.status, tt.winner)
 		if got := Status(v, English); got != tt.en {

@@ -77,6 +77,15 @@ var (
 	// ErrSchema is returned when a stored record has a schema this
 	// release does not know, or cannot be decoded.
 	ErrSchema = errors.New("unreadable record")
+	// ErrNoUndo is returned by Undo when the caller has no move on the
+	// board to take back.
+	ErrNoUndo = errors.New("no move to take back")
+	// ErrUndoLimit is returned by Undo and AcceptUndo when the game has
+	// had Limits.UndosPerGame takebacks already.
+	ErrUndoLimit = errors.New("no takebacks left in this game")
+	// ErrNoUndoRequest is returned by AcceptUndo and DeclineUndo when the
+	// caller's opponent has no takeback request pending.
+	ErrNoUndoRequest = errors.New("no takeback request to answer")
 	// ErrLocked is returned by OpenBolt when another process holds the
 	// database file.
 	ErrLocked = errors.New("database is in use by another process")

@@ -28,7 +28,8 @@ func (s *Service) expireIfDue(ctx context.Context, g *Game) (View, error) {
 }
 
 // expire ends the live game g for running out of time: an open challenge
-// lapses; in a duel the side to move loses; against the AI nobody wins.
+// lapses; a duel before both players moved is aborted; in a duel the side
+// to move loses; against the AI nobody wins.
 func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
 	b, err := g.board()
 	if err != nil {
@@ -38,6 +39,8 @@ func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
 	switch {
 	case g.Status == Open:
 		g.Status = Lapsed
+	case g.abortable():
+		g.Status, g.Winner = Aborted, engine.Empty
 	case g.IsDuel():
 		g.Status, g.Winner = Expired, g.ToMove().Opponent()
 	default:

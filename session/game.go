@@ -55,6 +55,9 @@ const (
 	// whose turn it was loses (Winner is the other side); against the AI
 	// there is no winner.
 	Expired Status = "expired"
+	// Aborted is a duel that ended, by resignation or expiry, before both
+	// players had moved: nobody wins, and it counts in no stats or rating.
+	Aborted Status = "aborted"
 	// Declined is a challenge its addressee turned down.
 	Declined Status = "declined"
 	// Cancelled is a challenge its challenger withdrew.
@@ -66,12 +69,12 @@ const (
 // Over reports whether the status is final.
 func (s Status) Over() bool { return s != Running && s != Open }
 
-// Played reports whether a game with this status was played (so it counts
-// in stats and can be rematched), rather than being a challenge that
-// never started.
+// Played reports whether a game with this status was played (so it can be
+// rematched, and counts in stats unless it was aborted), rather than
+// being a challenge that never started.
 func (s Status) Played() bool {
 	switch s {
-	case Running, Won, Drawn, Resigned, Expired:
+	case Running, Won, Drawn, Resigned, Expired, Aborted:
 		return true
 	}
 	return false
@@ -80,7 +83,7 @@ func (s Status) Played() bool {
 // valid reports whether s is one of the statuses.
 func (s Status) valid() bool {
 	switch s {
-	case Open, Running, Won, Drawn, Resigned, Expired, Declined, Cancelled, Lapsed:
+	case Open, Running, Won, Drawn, Resigned, Expired, Aborted, Declined, Cancelled, Lapsed:
 		return true
 	}
 	return false
@@ -119,6 +122,12 @@ type Game struct {
 	// Rematch is the id of the game started as this one's rematch, once
 	// someone asked for it.
 	Rematch GameID
+	// Takebacks counts the takebacks done in this game; a game with any
+	// is marked in stats.
+	Takebacks int
+	// UndoAsk is the side that asked its opponent in a duel for a
+	// takeback not yet answered; Empty when none is pending.
+	UndoAsk engine.Stone
 	Created time.Time
 	Updated time.Time
 }
@@ -150,6 +159,26 @@ func (g *Game) SideOf(userID string) engine.Stone {
 		}
 	}
 	return engine.Empty
+}
+
+// abortable reports whether ending g now, other than on the board, aborts
+// it: a duel in which not both players have moved yet.
+func (g *Game) abortable() bool { return g.IsDuel() && len(g.Moves) < 2 }
+
+// undoSpan returns how many moves a takeback by side takes off the end of
+// g's moves: back to before side's last move, so that it is side's turn
+// again (its move, and the reply to it if there is one). It reports false
+// when side has no move to take back.
+func (g *Game) undoSpan(side engine.Stone) (int, bool) {
+	n := len(g.Moves)
+	if n == 0 {
+		return 0, false
+	}
+	k := 1
+	if lastBy := engine.Stone((n-1)%2 + 1); lastBy != side {
+		k = 2
+	}
+	return k, n >= k
 }
 
 // Seat returns the seat of side s (Black or White).

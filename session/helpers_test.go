@@ -100,7 +100,7 @@ func replayMatches(t *testing.T, v View) {
 	}
 	o := b.Outcome()
 	want := map[engine.Status]Status{engine.Ongoing: Running, engine.Won: Won, engine.Draw: Drawn}[o.Status]
-	if v.Status() == Resigned || v.Status() == Expired {
+	if v.Status() == Resigned || v.Status() == Expired || v.Status() == Aborted {
 		if o.Status != engine.Ongoing {
 			t.Fatalf("game %s %s but the board is %v", v.ID(), v.Status(), o.Status)
 		}

@@ -20,6 +20,8 @@ type Limits struct {
 	// empty after a restart; an update handled twice makes one challenge
 	// whatever it is, through the update marks (WithUpdate).
 	ChallengeCooldown time.Duration
+	// UndosPerGame is how many takebacks one game may have.
+	UndosPerGame int
 }
 
 // check returns ErrChatGames when the chat of who already holds

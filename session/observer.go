@@ -56,6 +56,9 @@ var reasons = []struct {
 	{ErrNotOver, "not_over"},
 	{ErrNameOnly, "name_only"},
 	{ErrBadRequest, "bad_request"},
+	{ErrNoUndo, "no_undo"},
+	{ErrUndoLimit, "undo_limit"},
+	{ErrNoUndoRequest, "no_undo_request"},
 }
 
 // Reason returns the short name of the refusal err wraps, such as "busy"

@@ -45,6 +45,11 @@ type gameRecord struct {
 	Rematch    GameID       `json:"rematch,omitempty"`
 	Created    time.Time    `json:"created"`
 	Updated    time.Time    `json:"updated"`
+	// Takebacks and UndoAsk are omitted when zero, so that records of
+	// games without takebacks are as before. An older release reads a
+	// record with them but drops them when it rewrites it.
+	Takebacks int          `json:"tb,omitempty"`
+	UndoAsk   engine.Stone `json:"undo,omitempty"`
 }
 
 // decodeFault says why json.Unmarshal refused a record without quoting
@@ -69,7 +74,7 @@ func encodeGame(g *Game) ([]byte, error) {
 		Schema: schemaVersion, ID: g.ID, Platform: g.Platform, Chat: g.Chat, Message: g.Message,
 		Rules: g.Rules, Seats: g.Seats, Challenger: g.Challenger, Moves: make([]int, len(g.Moves)), Status: g.Status,
 		Winner: g.Winner, Version: g.Version, Seed: g.Seed, Deadline: g.Deadline, Rematch: g.Rematch,
-		Created: g.Created, Updated: g.Updated,
+		Takebacks: g.Takebacks, UndoAsk: g.UndoAsk, Created: g.Created, Updated: g.Updated,
 	}
 	for i, m := range g.Moves {
 		r.Moves[i] = m.Y*g.Rules.Width + m.X
@@ -98,7 +103,7 @@ func decodeGame(data []byte) (Game, error) {
 		ID: r.ID, Platform: r.Platform, Chat: r.Chat, Message: r.Message, Rules: r.Rules,
 		Seats: r.Seats, Challenger: r.Challenger, Moves: make([]engine.Point, len(r.Moves)), Status: r.Status,
 		Winner: r.Winner, Version: r.Version, Seed: r.Seed, Deadline: r.Deadline, Rematch: r.Rematch,
-		Created: r.Created, Updated: r.Updated,
+		Takebacks: r.Takebacks, UndoAsk: r.UndoAsk, Created: r.Created, Updated: r.Updated,
 	}
 	for i, c := range r.Moves {
 		if c < 0 || c >= r.Rules.Cells() {
@@ -155,6 +160,10 @@ func wellFormed(g *Game) error {
 		return fmt.Errorf("open challenge without a challenger")
 	case g.Status == Open && g.Seat(g.Challenger).User.ID == "":
 		return fmt.Errorf("open challenge without a challenger's id")
+	case g.Takebacks < 0:
+		return fmt.Errorf("%d takebacks", g.Takebacks)
+	case g.UndoAsk > engine.White || (g.UndoAsk != engine.Empty && (ai > 0 || g.Status != Running)):
+		return fmt.Errorf("takeback asked by %d in a %s game with %d AI seats", g.UndoAsk, g.Status, ai)
 	}
 	if g.Status != Open && g.Status.Played() {
 		for _, s := range g.Seats {
@@ -185,8 +194,8 @@ func consistent(g *Game, o engine.Outcome) error {
 		if len(g.Moves) > 0 || g.Winner != engine.Empty {
 			return fmt.Errorf("%s challenge with %d moves and winner %v", g.Status, len(g.Moves), g.Winner)
 		}
-	case g.Status == Resigned || g.Status == Expired:
-		if want != Running || (g.Status == Resigned && g.Winner == engine.Empty) {
+	case g.Status == Resigned || g.Status == Expired || g.Status == Aborted:
+		if want != Running || (g.Status == Resigned && g.Winner == engine.Empty) || (g.Status == Aborted && g.Winner != engine.Empty) {
 			return fmt.Errorf("%s game with board %v and winner %v", g.Status, o.Status, g.Winner)
 		}
 	case g.Status != want || g.Winner != o.Winner:
@@ -237,8 +246,9 @@ func decodeStats(data []byte) (Stats, error) {
 			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d opponents", r.User.ID, ErrSchema, len(row))
 		}
 		for o, t := range row {
-			if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 {
-				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: negative count", r.User.ID, ErrSchema)
+			if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 || t.Takebacks < 0 || t.TakebackWins < 0 ||
+				t.Takebacks > t.Games() || t.TakebackWins > min(t.Wins, t.Takebacks) {
+				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: counts out of range", r.User.ID, ErrSchema)
 			}
 			s.Results[f][o] = t
 		}

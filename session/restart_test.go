@@ -64,6 +64,7 @@ func lifecycle(t *testing.T, restart bool) string {
 	step(s.Rematch(ctx, as(alice), v.ID()))
 	step(s.Game(ctx, v.ID()))
 	r = place(r, r.Seat(engine.Black).User, 1, 1)
+	r = place(r, r.Seat(engine.White).User, 0, 0)
 	// The turn limit runs on stored deadlines.
 	c.Advance(DefaultTurnLimit)
 	n, err := s.Sweep(ctx)

@@ -363,6 +363,8 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 	if err := s.play(&g, b, req.Cell); err != nil {
 		return View{}, err
 	}
+	// A move by either player withdraws a pending takeback request.
+	g.UndoAsk = engine.Empty
 	if err := s.playAI(ctx, &g, b); err != nil {
 		return View{}, err
 	}
@@ -378,7 +380,8 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 	return v, nil
 }
 
-// Resign ends the user's game as a loss for them. Refusals: ErrNotFound,
+// Resign ends the user's game as a loss for them, or, in a duel where not
+// both players have moved yet, as Aborted with no winner. Refusals: ErrNotFound,
 // ErrNotStarted (an open challenge: Cancel or Decline it), ErrGameOver,
 // ErrNotAPlayer, and ErrExpired with the expired game.
 func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err error) {
@@ -408,6 +411,9 @@ func (s *Service) Resign(ctx context.Context, who Actor, id GameID) (_ View, err
 		return View{}, err
 	}
 	g.Status, g.Winner = Resigned, me.Opponent()
+	if g.abortable() {
+		g.Status, g.Winner = Aborted, engine.Empty
+	}
 	return s.commit(ctx, &g, b, Running)
 }
 
@@ -548,7 +554,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 	g.Version++
 	g.Updated = s.now()
 	if g.Status.Over() {
-		g.Deadline = time.Time{}
+		g.Deadline, g.UndoAsk = time.Time{}, engine.Empty
 	}
 	ended := g.Status.Over() && !was.Over()
 	now, start := g.Updated, time.Now()

@@ -57,6 +57,10 @@ type Tally struct {
 	Wins   int `json:"w,omitempty"`
 	Losses int `json:"l,omitempty"`
 	Draws  int `json:"d,omitempty"`
+	// Takebacks counts the games counted above that had takebacks, and
+	// TakebackWins the wins among them.
+	Takebacks    int `json:"t,omitempty"`
+	TakebackWins int `json:"tw,omitempty"`
 }
 
 // Games returns the number of games counted.
@@ -64,7 +68,7 @@ func (t Tally) Games() int { return t.Wins + t.Losses + t.Draws }
 
 // add returns t plus the other tally.
 func (t Tally) add(o Tally) Tally {
-	return Tally{t.Wins + o.Wins, t.Losses + o.Losses, t.Draws + o.Draws}
+	return Tally{t.Wins + o.Wins, t.Losses + o.Losses, t.Draws + o.Draws, t.Takebacks + o.Takebacks, t.TakebackWins + o.TakebackWins}
 }
 
 // InitialRating is the duel rating of a player with no duels.
@@ -125,9 +129,9 @@ func eloUpdate(a, b, score float64) (float64, float64) {
 
 // countResult adds a finished game's result to the stats of its people,
 // and for a duel moves their ratings, all in tx. Games that were never
-// played, and AI games that expired, count nothing.
+// played, aborted duels, and AI games that expired count nothing.
 func countResult(tx Tx, g *Game) error {
-	if !g.Status.Played() || !g.Status.Over() || (g.Status == Expired && g.Winner == engine.Empty) {
+	if !g.Status.Played() || !g.Status.Over() || g.Status == Aborted || (g.Status == Expired && g.Winner == engine.Empty) {
 		return nil
 	}
 	f := familyIndex(g.Rules.Family())
@@ -151,6 +155,12 @@ func countResult(tx Tx, g *Game) error {
 			t.Wins++
 		default:
 			t.Losses++
+		}
+		if g.Takebacks > 0 {
+			t.Takebacks++
+			if g.Winner == side {
+				t.TakebackWins++
+			}
 		}
 		people = append(people, side)
 		stats[side] = &st
@@ -183,7 +193,7 @@ const (
 	// ByRating ranks players with at least one duel by duel rating.
 	ByRating Board = iota
 	// ByHardWins ranks players with at least one win against hard by
-	// those wins.
+	// those wins; wins in games with takebacks do not count.
 	ByHardWins
 )
 
@@ -197,15 +207,22 @@ type Standing struct {
 // Score returns what the board ranks s by.
 func (b Board) Score(s Stats) float64 {
 	if b == ByHardWins {
-		return float64(s.Against(VsHard).Wins)
+		return float64(s.hardWins())
 	}
 	return s.Rating
+}
+
+// hardWins returns the wins against the hard AI in games without
+// takebacks.
+func (s Stats) hardWins() int {
+	t := s.Against(VsHard)
+	return t.Wins - t.TakebackWins
 }
 
 // qualifies reports whether s belongs on board b.
 func (b Board) qualifies(s Stats) bool {
 	if b == ByHardWins {
-		return s.Against(VsHard).Wins > 0
+		return s.hardWins() > 0
 	}
 	return s.Duels > 0
 }

@@ -44,6 +44,8 @@ func liveDuel(id GameID, deadline time.Time) Game {
 	return Game{
 		ID: id, Platform: "test", Chat: "c", Rules: engine.TicTacToe(),
 		Seats: [2]Seat{{User: alice}, {User: bob}}, Status: Running, Version: 1,
+		// Both have moved, so that expiry ends it with a winner, not aborted.
+		Moves:    []engine.Point{{X: 0, Y: 0}, {X: 1, Y: 1}},
 		Deadline: deadline, Created: deadline.Add(-time.Hour),
 	}
 }

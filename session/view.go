@@ -101,3 +101,10 @@ func (v View) Deadline() time.Time { return v.g.Deadline }
 
 // Rematch returns the id of the game started as this one's rematch, or "".
 func (v View) Rematch() GameID { return v.g.Rematch }
+
+// Takebacks returns how many takebacks the game had.
+func (v View) Takebacks() int { return v.g.Takebacks }
+
+// UndoAsk returns the side whose takeback request awaits its opponent's
+// answer in a duel, or engine.Empty.
+func (v View) UndoAsk() engine.Stone { return v.g.UndoAsk }

@@ -13,6 +13,7 @@ const (
 	cmdPlay   = "play"
 	cmdMove   = "move"
 	cmdResign = "resign"
+	cmdUndo   = "undo"
 	cmdStats  = "stats"
 	cmdTop    = "top"
 	cmdLang   = "lang"
@@ -82,6 +83,7 @@ func Commands() []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{
 		play, move,
 		simple(cmdResign, "Give up your game", "认输"),
+		simple(cmdUndo, "Take back your last move (in a duel, your opponent agrees)", "悔棋：撤回你的上一步（对战中需对手同意）"),
 		simple(cmdStats, "Your results", "你的战绩"),
 		simple(cmdTop, "The best players here", "本频道排行榜"),
 		lang,

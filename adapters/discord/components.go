@@ -110,11 +110,11 @@ func button(b render.Button, id string) discordgo.Button {
 	switch b.Action.Kind {
 	case render.Noop:
 		btn.Disabled = true
-	case render.Resign, render.Decline, render.Cancel:
+	case render.Resign, render.Decline, render.Cancel, render.UndoDecline:
 		btn.Style = discordgo.DangerButton
-	case render.Accept, render.Rematch:
+	case render.Accept, render.Rematch, render.UndoAccept:
 		btn.Style = discordgo.SuccessButton
-	case render.Scroll:
+	case render.Scroll, render.Undo:
 		btn.Style = discordgo.PrimaryButton
 	}
 	return btn

@@ -45,7 +45,7 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, " "); got != "play move resign stats top lang help" {
+	if got := strings.Join(names, " "); got != "play move resign undo stats top lang help" {
 		t.Errorf("registered %q", got)
 	}
 	if len(h.fake.Commands(discordtest.GuildID)) != 0 {

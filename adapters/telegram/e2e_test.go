@@ -412,7 +412,7 @@ func TestCommandsRegisteredInEnglishAndChinese(t *testing.T) {
 		langs[c.Params["language_code"]] = c.Params["commands"]
 	}
 	for _, lang := range []string{"", "zh"} {
-		for _, cmd := range []string{"play", "start", "help", "resign", "duel", "stats", "top", "lang"} {
+		for _, cmd := range []string{"play", "start", "help", "resign", "undo", "duel", "stats", "top", "lang"} {
 			if !strings.Contains(langs[lang], `"command":"`+cmd+`"`) {
 				t.Errorf("language %q: no /%s in %s", lang, cmd, langs[lang])
 			}

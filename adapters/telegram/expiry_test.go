@@ -95,7 +95,8 @@ func TestSweptGamesShowTheirEndOnTheBoardMessage(t *testing.T) {
 	if v := game(vA); v.Status() != session.Expired || !strings.Contains(render.Text(v, render.English), render.T(render.English, render.MsgExpired)) {
 		t.Errorf("ttt game %v:\n%s", v.Status(), render.Text(v, render.English))
 	}
-	if v := game(vD); v.Status() != session.Expired || v.Winner() == 0 || game(vO).Status() != session.Lapsed {
+	// Nobody moved in the duel: it is aborted, with no winner.
+	if v := game(vD); v.Status() != session.Aborted || v.Winner() != 0 || game(vO).Status() != session.Lapsed {
 		t.Errorf("the duel is %v with winner %v; the challenge %v", v.Status(), v.Winner(), game(vO).Status())
 	}
 	// The picture board: a new picture and caption, no live cells.

@@ -57,6 +57,9 @@ type Config struct {
 		GamesPerUser      int           `yaml:"games_per_user"`
 		GamesPerChat      int           `yaml:"games_per_chat"`
 		ChallengeCooldown time.Duration `yaml:"challenge_cooldown"`
+		// UndosPerGame is how many takebacks one game may have; 0 means
+		// no limit.
+		UndosPerGame int `yaml:"undos_per_game"`
 	} `yaml:"limits"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /backup; empty
@@ -92,6 +95,7 @@ func defaultConfig() Config {
 	c.Limits.GamesPerUser = 5
 	c.Limits.GamesPerChat = 100
 	c.Limits.ChallengeCooldown = 5 * time.Second
+	c.Limits.UndosPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
 	return c
 }
@@ -112,8 +116,9 @@ var envOverrides = []struct {
 }
 
 // loadConfig reads the YAML file at path (none when path is empty) over the
-// defaults, then applies the environment from getenv. Unknown keys are an
-// error, so a typo does not silently fall back to a default.
+// defaults, then applies the environment from getenv, and checks every
+// key (validate), whichever platforms are used. Unknown keys and bad
+// values are errors, so a typo does not silently fall back to a default.
 func loadConfig(path string, getenv func(string) string) (Config, error) {
 	c := defaultConfig()
 	if path != "" {
@@ -132,13 +137,7 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 			e.set(&c, v)
 		}
 	}
-	if _, err := logLevel(c.Log.Level); err != nil {
-		return c, err
-	}
-	if n := len(c.Metrics.BackupToken); n > 0 && n < minBackupToken {
-		return c, fmt.Errorf("config: metrics.backup_token (BOT_BACKUP_TOKEN) is %d characters: want at least %d", n, minBackupToken)
-	}
-	return c, nil
+	return c, validate(c)
 }
 
 // minBackupToken is the shortest metrics.backup_token accepted.

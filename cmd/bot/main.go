@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		ThinkTime: cfg.AI.ThinkTime, AIWorkers: cfg.AI.Workers, AIQueue: cfg.AI.Queue,
 		Limits: session.Limits{
 			GamesPerUser: cfg.Limits.GamesPerUser, GamesPerChat: cfg.Limits.GamesPerChat,
-			ChallengeCooldown: cfg.Limits.ChallengeCooldown,
+			ChallengeCooldown: cfg.Limits.ChallengeCooldown, UndosPerGame: cfg.Limits.UndosPerGame,
 		},
 		Observer: m,
 		OnExpire: func(v session.View) {

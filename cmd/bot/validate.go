@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// errBadValue is wrapped by every error of validate: a config key whose
+// value the bot cannot use.
+var errBadValue = errors.New("bad value")
+
+// maxThinkTime is the longest ai.think_time accepted: a move that takes
+// longer would outlive the platforms' patience with a tap.
+const maxThinkTime = time.Minute
+
+// webhookSecretPattern is what Telegram accepts as a webhook secret token.
+var webhookSecretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+
+// envOf returns the environment variable that overrides key, or "".
+func envOf(key string) string {
+	switch key {
+	case "database.path":
+		return "BOT_DB"
+	case "log.level":
+		return "BOT_LOG_LEVEL"
+	case "metrics.listen":
+		return "BOT_METRICS_LISTEN"
+	case "metrics.backup_token":
+		return "BOT_BACKUP_TOKEN"
+	case "telegram.token":
+		return "TELEGRAM_TOKEN"
+	case "telegram.api_endpoint":
+		return "TELEGRAM_API_ENDPOINT"
+	case "telegram.webhook.secret":
+		return "TELEGRAM_WEBHOOK_SECRET"
+	case "discord.token":
+		return "DISCORD_TOKEN"
+	}
+	return ""
+}
+
+// validate checks every key of c, whether or not its platform is used,
+// and returns one error per bad key, joined (nil when all are good). Each
+// names the key, the environment variable that overrides it, the value
+// (never a secret's) and what is wanted.
+func validate(c Config) error {
+	var errs []error
+	bad := func(key string, value any, want string) {
+		name := key
+		if env := envOf(key); env != "" {
+			name += " (env " + env + ")"
+		}
+		shown := fmt.Sprintf("%q", fmt.Sprint(value))
+		switch v := value.(type) {
+		case Secret:
+			shown = "(value hidden)"
+		case time.Duration:
+			shown = v.String()
+		case int:
+			shown = fmt.Sprint(v)
+		}
+		errs = append(errs, fmt.Errorf("config: %s %s: %w: want %s", name, shown, errBadValue, want))
+	}
+	nonNegative := func(key string, n int) {
+		if n < 0 {
+			bad(key, n, "0 or more")
+		}
+	}
+	nonNegativeDuration := func(key string, d time.Duration) {
+		if d < 0 {
+			bad(key, d, "a duration of 0 or more, such as 5s")
+		}
+	}
+
+	if strings.TrimSpace(c.Database.Path) == "" {
+		bad("database.path", c.Database.Path, "a file path")
+	}
+	if _, err := logLevel(c.Log.Level); err != nil {
+		bad("log.level", c.Log.Level, "debug, info, warn or error")
+	}
+	if !knownLocale(c.Console.Locale) {
+		bad("console.locale", c.Console.Locale, "en or zh (zh-CN, zh-hans… also work)")
+	}
+	if c.AI.ThinkTime < 0 || c.AI.ThinkTime > maxThinkTime {
+		bad("ai.think_time", c.AI.ThinkTime, "a duration from 0 (the default) to "+maxThinkTime.String()+", such as 1s")
+	}
+	nonNegative("ai.workers", c.AI.Workers)
+	if c.AI.Queue < -1 {
+		bad("ai.queue", c.AI.Queue, "-1 (none wait), 0 (the default) or more")
+	}
+	nonNegative("limits.games_per_user", c.Limits.GamesPerUser)
+	nonNegative("limits.games_per_chat", c.Limits.GamesPerChat)
+	nonNegativeDuration("limits.challenge_cooldown", c.Limits.ChallengeCooldown)
+	nonNegative("limits.undos_per_game", c.Limits.UndosPerGame)
+	if l := c.Metrics.Listen; l != "" && !hostPort(l) {
+		bad("metrics.listen", l, "host:port or :port, or empty for none")
+	}
+	if n := len(c.Metrics.BackupToken); n > 0 && n < minBackupToken {
+		bad("metrics.backup_token", c.Metrics.BackupToken, fmt.Sprintf("at least %d characters, or empty to turn /backup off", minBackupToken))
+	}
+	nonNegativeDuration("shutdown_timeout", c.ShutdownTimeout)
+
+	tg := c.Telegram
+	if hasSpace(string(tg.Token)) {
+		bad("telegram.token", tg.Token, "the token from @BotFather, without spaces or line breaks")
+	}
+	if e := tg.APIEndpoint; e != "" && (strings.Count(e, "%s") != 2 || !webURL(strings.ReplaceAll(e, "%s", "x"))) {
+		bad("telegram.api_endpoint", e, "an http(s) URL with %s for the token and then the method, or empty")
+	}
+	if tg.Mode != "" && tg.Mode != "polling" && tg.Mode != "webhook" {
+		bad("telegram.mode", tg.Mode, "polling or webhook")
+	}
+	webhook := tg.Mode == "webhook"
+	if u := tg.Webhook.URL; (webhook || u != "") && !webURL(u) {
+		bad("telegram.webhook.url", u, "the public https://host/path Telegram posts to")
+	}
+	if l := tg.Webhook.Listen; (webhook || l != "") && !hostPort(l) {
+		bad("telegram.webhook.listen", l, "host:port or :port")
+	}
+	if s := tg.Webhook.Secret; (webhook || s != "") && !webhookSecretPattern.MatchString(string(s)) {
+		bad("telegram.webhook.secret", s, "1-256 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	nonNegative("telegram.workers", tg.Workers)
+
+	dc := c.Discord
+	if hasSpace(string(dc.Token)) {
+		bad("discord.token", dc.Token, "the bot token from the developer portal, without spaces or line breaks")
+	}
+	for _, f := range []struct{ key, id string }{{"discord.app_id", dc.AppID}, {"discord.guild_id", dc.GuildID}} {
+		if f.id != "" && strings.Trim(f.id, "0123456789") != "" {
+			bad(f.key, f.id, "a numeric id, or empty")
+		}
+	}
+	if b := dc.APIBase; b != "" && !webURL(b) {
+		bad("discord.api_base", b, "an http(s) URL, or empty")
+	}
+	return errors.Join(errs...)
+}
+
+// knownLocale reports whether the terminal's locale names a language of
+// the catalog: en or zh, alone or with a region or script.
+func knownLocale(s string) bool {
+	l := strings.ToLower(s)
+	for _, lang := range []string{"en", "zh"} {
+		if l == lang || strings.HasPrefix(l, lang+"-") || strings.HasPrefix(l, lang+"_") {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPort reports whether s is a listen address such as ":9090" or
+// "127.0.0.1:9090".
+func hostPort(s string) bool {
+	_, port, err := net.SplitHostPort(s)
+	return err == nil && port != ""
+}
+
+// webURL reports whether s is an absolute http or https URL with a host.
+func webURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+// hasSpace reports whether s holds white space, as a token pasted with a
+// line break does.
+func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\r\n") }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateNamesEveryBadKey loads configs with bad values, from the
+// file or the environment and with no token set, and checks that each bad
+// key is refused with its name, its environment variable, and its value
+// (never a secret's), and that good values pass.
+func TestValidateNamesEveryBadKey(t *testing.T) {
+	const secret = "s3cret-VALUE"
+	for _, tc := range []struct {
+		name string
+		yaml string
+		env  map[string]string
+		// want are the parts of the error, one list per bad key; none
+		// means the config is good.
+		want [][]string
+	}{
+		{name: "defaults"},
+		{name: "example of every good value", yaml: "ai:\n  think_time: 0s\n  queue: -1\nconsole:\n  locale: zh-CN\nmetrics:\n  listen: 127.0.0.1:9090\n" +
+			"telegram:\n  mode: webhook\n  api_endpoint: http://localhost:8081/bot%s/%s\n  webhook:\n    url: https://example.org/hook\n    listen: :8443\n    secret: abc_DEF-1\n" +
+			"discord:\n  app_id: \"123\"\n  guild_id: \"456\"\n  api_base: http://127.0.0.1:1/\n"},
+		{name: "negative think time", yaml: "ai:\n  think_time: -5s\n", want: [][]string{{"ai.think_time", "-5s", "want a duration"}}},
+		{name: "think time of an hour", yaml: "ai:\n  think_time: 1h\n", want: [][]string{{"ai.think_time", "1h0m0s"}}},
+		{name: "locale fr", yaml: "console:\n  locale: fr\n", want: [][]string{{"console.locale", `"fr"`, "en or zh"}}},
+		{name: "empty locale", yaml: "console:\n  locale: \"\"\n", want: [][]string{{"console.locale", `""`}}},
+		{name: "telegram mode typo without a token", yaml: "telegram:\n  mode: pollin\n", want: [][]string{{"telegram.mode", `"pollin"`, "polling or webhook"}}},
+		{name: "log level from the env", env: map[string]string{"BOT_LOG_LEVEL": "loud"}, want: [][]string{{"log.level (env BOT_LOG_LEVEL)", `"loud"`}}},
+		{name: "metrics address", yaml: "metrics:\n  listen: 9090\n", want: [][]string{{"metrics.listen (env BOT_METRICS_LISTEN)", `"9090"`}}},
+		{name: "metrics address from the env", env: map[string]string{"BOT_METRICS_LISTEN": "localhost"}, want: [][]string{{"metrics.listen (env BOT_METRICS_LISTEN)", `"localhost"`}}},
+		{name: "negative counts", yaml: "ai:\n  workers: -1\n  queue: -2\nlimits:\n  games_per_user: -1\n  games_per_chat: -3\n  undos_per_game: -5\ntelegram:\n  workers: -4\n",
+			want: [][]string{{"ai.workers -1"}, {"ai.queue -2"}, {"limits.games_per_user -1"}, {"limits.games_per_chat -3"}, {"limits.undos_per_game -5"}, {"telegram.workers -4"}}},
+		{name: "negative durations", yaml: "limits:\n  challenge_cooldown: -1s\nshutdown_timeout: -2s\n",
+			want: [][]string{{"limits.challenge_cooldown -1s"}, {"shutdown_timeout -2s"}}},
+		{name: "webhook without its settings", yaml: "telegram:\n  mode: webhook\n  webhook:\n    listen: \"\"\n",
+			want: [][]string{{"telegram.webhook.url", `""`}, {"telegram.webhook.listen", `""`}, {"telegram.webhook.secret (env TELEGRAM_WEBHOOK_SECRET)", "(value hidden)"}}},
+		{name: "bad webhook secret from the env", env: map[string]string{"TELEGRAM_WEBHOOK_SECRET": secret + "!"},
+			want: [][]string{{"telegram.webhook.secret (env TELEGRAM_WEBHOOK_SECRET) (value hidden)", "1-256 characters"}}},
+		{name: "webhook URL not http", yaml: "telegram:\n  webhook:\n    url: ftp://x/hook\n", want: [][]string{{"telegram.webhook.url", `"ftp://x/hook"`}}},
+		{name: "api endpoint without the method", env: map[string]string{"TELEGRAM_API_ENDPOINT": "https://x/bot%s"},
+			want: [][]string{{"telegram.api_endpoint (env TELEGRAM_API_ENDPOINT)", `"https://x/bot%s"`}}},
+		{name: "token with a line break", env: map[string]string{"TELEGRAM_TOKEN": "1:" + secret + "\n", "DISCORD_TOKEN": secret + " x"},
+			want: [][]string{{"telegram.token (env TELEGRAM_TOKEN) (value hidden)"}, {"discord.token (env DISCORD_TOKEN) (value hidden)"}}},
+		{name: "discord ids and base", yaml: "discord:\n  app_id: abc\n  guild_id: 12x\n  api_base: discord.com\n",
+			want: [][]string{{"discord.app_id", `"abc"`}, {"discord.guild_id", `"12x"`}, {"discord.api_base", `"discord.com"`}}},
+		{name: "empty database path", yaml: "database:\n  path: \" \"\n", want: [][]string{{"database.path (env BOT_DB)", `" "`}}},
+		{name: "every bad key at once", yaml: "ai:\n  think_time: -5s\nconsole:\n  locale: fr\ntelegram:\n  mode: pollin\nlog:\n  level: loud\n",
+			want: [][]string{{"ai.think_time -5s"}, {`console.locale "fr"`}, {`telegram.mode "pollin"`}, {`log.level (env BOT_LOG_LEVEL) "loud"`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.yaml != "" {
+				path = filepath.Join(t.TempDir(), "c.yaml")
+				if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := loadConfig(path, env(tc.env))
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("a good config refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, errBadValue) {
+				t.Fatalf("error %v, want one wrapping errBadValue", err)
+			}
+			lines := strings.Split(err.Error(), "\n")
+			if len(lines) != len(tc.want) {
+				t.Fatalf("%d errors, want %d:\n%v", len(lines), len(tc.want), err)
+			}
+			for _, parts := range tc.want {
+				found := false
+				for _, line := range lines {
+					ok := strings.HasPrefix(line, "config: ")
+					for _, p := range parts {
+						ok = ok && strings.Contains(line, p)
+					}
+					found = found || ok
+				}
+				if !found {
+					t.Errorf("no line has all of %q:\n%v", parts, err)
+				}
+			}
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("a secret is in the error: %v", err)
+			}
+		})
+	}
+}
+
+// TestRunRefusesABadConfigWithNoToken starts the bot with a typo in a
+// platform it does not use: it stops at once, before opening the
+// database, and says which key is wrong.
+func TestRunRefusesABadConfigWithNoToken(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yaml")
+	db := filepath.Join(dir, "bot.db")
+	if err := os.WriteFile(path, []byte("telegram:\n  mode: pollin\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"-config", path, "-db", db}, env(nil), strings.NewReader(""), io.Discard, io.Discard)
+	if !errors.Is(err, errBadValue) || !strings.Contains(err.Error(), `telegram.mode "pollin"`) {
+		t.Fatalf("run: %v", err)
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the database was created: %v", err)
+	}
+}
