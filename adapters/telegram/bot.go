@@ -28,6 +28,10 @@ type Bot struct {
 	svc  *session.Service
 	disp *adapters.Dispatcher
 	log  *slog.Logger
+	// limit paces the calls that make or change messages; outbox holds
+	// the edits waiting for it.
+	limit  *limiter
+	outbox *outbox
 	// work bounds every Bot API call but the long poll: Run ends it once
 	// the queued updates are handled, or when draining them takes too
 	// long.
@@ -74,6 +78,8 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 	// here, before any other goroutine can use the Bot.
 	b.work, b.stopWork = context.WithCancel(context.Background())
 	b.api.Client = ctxClient{ctx: b.work, client: b.http}
+	b.limit = newLimiter(cfg.Pace)
+	b.outbox = newOutbox(b, b.work)
 	return b, nil
 }
 
@@ -96,6 +102,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	drain := func() {
 		stop := time.AfterFunc(b.cfg.ShutdownTimeout, cancelWork)
 		sched.close()
+		b.outbox.flush(work, 0)
 		stop.Stop()
 	}
 	// An update is kept in the session's inbox from before Telegram is
