@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,10 +110,7 @@ func (h *harness) open() {
 	}
 	h.store = store
 	h.svc = session.New(store, &session.Config{
-		NewSeed: func() uint64 {
-			h.seed++
-			return h.seed
-		},
+		NewSeed: func() uint64 { return atomic.AddUint64(&h.seed, 1) },
 		Now:       h.now,
 		ThinkTime: h.think,
 		// As cmd/bot wires it; Sweep runs on the test's goroutine.
