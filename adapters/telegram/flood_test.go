@@ -41,6 +41,25 @@ type player struct {
 	h    *harness
 	ctx  context.Context
 	chat tgbotapi.Chat
+	// hub, when not nil, delivers the answers instead of the fake's Wait
+	// (for a thousand players at once).
+	hub *answerHub
+}
+
+// answerHub hands each answerCallbackQuery call the fake records to
+// whoever waits for it, so that a thousand players do not all re-check
+// the fake after every call.
+type answerHub struct{ waiting sync.Map } // callback query id → chan telegramtest.Call
+
+// newAnswerHub returns a hub fed by the fake's calls.
+func newAnswerHub(fake *telegramtest.Server) *answerHub {
+	a := &answerHub{}
+	fake.OnCall(func(c telegramtest.Call) {
+		if ch, ok := a.waiting.Load(c.Params["callback_query_id"]); ok && c.Method == "answerCallbackQuery" {
+			ch.(chan telegramtest.Call) <- c
+		}
+	})
+	return a
 }
 
 // await waits until cond holds.
@@ -54,6 +73,9 @@ func (p player) await(what string, cond func() bool) error {
 // say sends text and waits until it was handled (as harness.sync).
 func (p player) say(from tgbotapi.User, text string) error {
 	p.h.fake.SendText(p.chat, from, text)
+	if p.hub != nil {
+		return p.tap(tgbotapi.User{ID: 1, FirstName: "sync"}, 0, "n")
+	}
 	id := p.h.fake.Tap(p.chat, tgbotapi.User{ID: 1, FirstName: "sync"}, 0, "n")
 	return p.await("sync", func() bool { return p.h.fake.Answered(id) })
 }
@@ -61,12 +83,29 @@ func (p player) say(from tgbotapi.User, text string) error {
 // tap taps data on message msg and waits for the answer, which must be
 // empty (the tap took effect).
 func (p player) tap(from tgbotapi.User, msg int, data string) error {
-	id := p.h.fake.Tap(p.chat, from, msg, data)
-	if err := p.await("answer to "+data, func() bool { return len(p.h.fake.Answers(id)) > 0 }); err != nil {
-		return err
+	var text string
+	if p.hub != nil {
+		u, id := p.h.fake.NewTapUpdate(p.chat, from, msg, data)
+		ch := make(chan telegramtest.Call, 1)
+		p.hub.waiting.Store(id, ch)
+		defer p.hub.waiting.Delete(id)
+		p.h.fake.PushUpdate(u)
+		select {
+		case c := <-ch:
+			text = c.Params["text"]
+		case <-p.ctx.Done():
+			return fmt.Errorf("chat %d: waiting for the answer to %s: %w", p.chat.ID, data, p.ctx.Err())
+		}
+	} else {
+		id := p.h.fake.Tap(p.chat, from, msg, data)
+		if err := p.await("answer to "+data, func() bool { return p.h.fake.Answered(id) && len(p.h.fake.Answers(id)) > 0 }); err != nil {
+			return err
+		}
+		a := p.h.fake.Answers(id)
+		text = a[len(a)-1].Params["text"]
 	}
-	if a := p.h.fake.Answers(id); a[len(a)-1].Params["text"] != "" {
-		return fmt.Errorf("chat %d: tap %s refused: %q", p.chat.ID, data, a[len(a)-1].Params["text"])
+	if text != "" {
+		return fmt.Errorf("chat %d: tap %s refused: %q", p.chat.ID, data, text)
 	}
 	return nil
 }
@@ -134,7 +173,7 @@ func TestFloodStaysUnderFloodControl(t *testing.T) {
 	for i := range 40 {
 		wg.Go(func() {
 			id := int64(3000 + i)
-			p, me := player{h, ctx, private(id)}, user(id, "en")
+			p, me := player{h, ctx, private(id), nil}, user(id, "en")
 			rng := rand.New(rand.NewPCG(uint64(id), 1))
 			if err := p.say(me, "/play easy 4x4"); err != nil {
 				t.Error(err)
@@ -158,7 +197,7 @@ func TestFloodStaysUnderFloodControl(t *testing.T) {
 		wg.Go(func() {
 			id := int64(-4000 - i)
 			alice, bob := named(4100+int64(i), "alice"+itoa(i), "en"), named(4200+int64(i), "bob"+itoa(i), "en")
-			p := player{h, ctx, group(id)}
+			p := player{h, ctx, group(id), nil}
 			rng := rand.New(rand.NewPCG(uint64(-id), 2))
 			if err := p.say(alice, "/duel@BoardTestBot 5x5"); err != nil {
 				t.Error(err)
@@ -234,7 +273,7 @@ func TestEditsCoalesceAndAnswersDoNotWait(t *testing.T) {
 	game := gameIn(m)
 	hold := make(chan struct{})
 	h.fake.Fail("editMessageText", telegramtest.Fault{Hold: hold})
-	p := player{h, ctx, chat}
+	p := player{h, ctx, chat, nil}
 	rng := rand.New(rand.NewPCG(5, 5))
 	next := func() string {
 		v, err := h.svc.Game(ctx, game)
