@@ -110,7 +110,7 @@ func (h *harness) open() {
 	}
 	h.store = store
 	h.svc = session.New(store, &session.Config{
-		NewSeed: func() uint64 { return atomic.AddUint64(&h.seed, 1) },
+		NewSeed:   func() uint64 { return atomic.AddUint64(&h.seed, 1) },
 		Now:       h.now,
 		ThinkTime: h.think,
 		// As cmd/bot wires it; Sweep runs on the test's goroutine.
