@@ -115,8 +115,9 @@ func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text str
 
 // editMessage replaces the text and keyboard of a message through the
 // outbox, which may skip it for a newer edit of the same message. It waits
-// for the outcome when wait is true; otherwise it returns nil at once and
-// a failure is logged. A message that is already so counts as edited.
+// for the outcome when wait is true; otherwise it returns nil at once, and
+// the update being handled (see pendingEdits) leaves the inbox once the
+// edit was made; a failure is logged. A message that is already so counts as edited.
 func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
 	e := tgbotapi.NewEditMessageText(chat, message, text)
 	e.ReplyMarkup = kb
@@ -129,7 +130,7 @@ func (b *Bot) queueEdit(ctx context.Context, chat int64, message int, method str
 	if wait {
 		return b.outbox.wait(ctx, chat, message, method, c)
 	}
-	b.outbox.put(chat, message, method, c, nil)
+	b.outbox.put(chat, message, method, c, track(ctx))
 	return nil
 }
 

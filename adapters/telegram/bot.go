@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"sync"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -99,21 +100,38 @@ func (b *Bot) Run(ctx context.Context) error {
 	work, cancelWork := b.work, b.stopWork
 	defer cancelWork()
 	sched := newScheduler(b.cfg.Workers, b.cfg.Queue)
+	var edited sync.WaitGroup // updates waiting for their edits
 	drain := func() {
 		stop := time.AfterFunc(b.cfg.ShutdownTimeout, cancelWork)
 		sched.close()
 		b.outbox.flush(work, 0)
+		edited.Wait()
 		stop.Stop()
 	}
 	// An update is kept in the session's inbox from before Telegram is
-	// told it arrived until it was handled, so a crash loses none: the
-	// next Run replays the inbox first.
+	// told it arrived until it was handled and the edits it queued were
+	// made, so a crash loses none: the next Run replays the inbox first.
+	handled := func(u tgbotapi.Update) {
+		if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
+			b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
+		}
+	}
 	submit := func(ctx context.Context, u tgbotapi.Update) error {
 		return sched.submit(ctx, updateChat(u), func() {
-			b.handle(work, u)
-			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
-				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
+			var edits pendingEdits
+			b.handle(withPendingEdits(work, &edits), u)
+			if edits.empty() {
+				handled(u)
+				return
 			}
+			// The chat's next update need not wait for the edits.
+			edited.Add(1)
+			go func() {
+				defer edited.Done()
+				if edits.wait(b) {
+					handled(u)
+				}
+			}()
 		})
 	}
 	replayed, err := b.replay(ctx, submit)

@@ -163,3 +163,60 @@ func (o *outbox) flush(ctx context.Context, chat int64) error {
 		}
 	}
 }
+
+// pendingEdits collects the outcomes of the edits one update queued
+// without waiting for them, so that the update leaves the inbox only once
+// they were made: a stop in between replays it.
+type pendingEdits struct {
+	mu   sync.Mutex
+	done []chan error
+}
+
+type pendingEditsKey struct{}
+
+// withPendingEdits returns ctx carrying p, which the edits queued under it
+// without waiting report to.
+func withPendingEdits(ctx context.Context, p *pendingEdits) context.Context {
+	return context.WithValue(ctx, pendingEditsKey{}, p)
+}
+
+// track returns a channel for the outcome of an edit queued under ctx
+// without waiting, or nil when ctx carries no pendingEdits.
+func track(ctx context.Context) chan error {
+	p, _ := ctx.Value(pendingEditsKey{}).(*pendingEdits)
+	if p == nil {
+		return nil
+	}
+	done := make(chan error, 1)
+	p.mu.Lock()
+	p.done = append(p.done, done)
+	p.mu.Unlock()
+	return done
+}
+
+// empty reports whether no edit was tracked.
+func (p *pendingEdits) empty() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.done) == 0
+}
+
+// wait waits for the outcome of every tracked edit, logs the failures,
+// and reports whether each edit was made or failed for good, rather than
+// cut short by the Bot's stop.
+func (p *pendingEdits) wait(b *Bot) bool {
+	p.mu.Lock()
+	done := p.done
+	p.mu.Unlock()
+	final := true
+	for _, d := range done {
+		err := <-d
+		switch {
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+			final = false
+		case err != nil:
+			b.log.Error("editing a message failed", "err", err)
+		}
+	}
+	return final
+}
