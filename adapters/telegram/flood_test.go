@@ -318,3 +318,25 @@ func TestEditsCoalesceAndAnswersDoNotWait(t *testing.T) {
 		t.Fatalf("the fake refused %d calls with 429", n)
 	}
 }
+
+// TestAStopBeforeATapsEditReplaysTheTap stops the bot while a tap's edit
+// is held (its answer already given): the tap stays in the inbox, and the
+// next run replays it, which redraws the board to the stored game.
+func TestAStopBeforeATapsEditReplaysTheTap(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.cfg.ShutdownTimeout = 100 * time.Millisecond })
+	chat, me := private(5100), user(5100, "en")
+	m := h.startGame(chat, me, "/play easy ttt")
+	h.fake.Fail("editMessageText", telegramtest.Fault{Hold: make(chan struct{})})
+	cb := h.fake.Tap(chat, me, m.ID, placeButtons(m)[0])
+	h.wait("the answer while the edit is held", func() bool { return h.fake.Answered(cb) && h.fake.Held() == 1 })
+	h.restart()
+	h.sync(chat)
+	if n := len(h.fake.Answers(cb)); n != 2 {
+		t.Fatalf("the tap was handled %d times, want a replay", n)
+	}
+	after, _ := h.fake.Message(chat.ID, m.ID)
+	checkBoardMatches(t, after, h.game(chat, after))
+	if len(h.game(chat, after).Moves()) != 2 {
+		t.Fatalf("moves after the replay: %v", h.game(chat, after).Moves())
+	}
+}
