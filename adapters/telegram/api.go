@@ -117,7 +117,8 @@ func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text str
 // outbox, which may skip it for a newer edit of the same message. It waits
 // for the outcome when wait is true; otherwise it returns nil at once, and
 // the update being handled (see pendingEdits) leaves the inbox once the
-// edit was made; a failure is logged. A message that is already so counts as edited.
+// edit was made; a failure is logged. A message that is already so counts
+// as edited.
 func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
 	e := tgbotapi.NewEditMessageText(chat, message, text)
 	e.ReplyMarkup = kb
