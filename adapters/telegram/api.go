@@ -73,6 +73,20 @@ func (b *Bot) reportAPIError(err error) {
 	b.cfg.OnAPIError(code)
 }
 
+// paced returns do, made to wait first for a flood-control slot of chat
+// (see limiter) and to hold it until its answer: every call that makes or
+// changes a message goes through it, each attempt anew.
+func (b *Bot) paced(ctx context.Context, chat int64, do func() error) func() error {
+	return func() error {
+		release, err := b.limit.wait(ctx, chat)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return do()
+	}
+}
+
 // request makes an idempotent call whose result is not needed.
 func (b *Bot) request(ctx context.Context, method string, c tgbotapi.Chattable) error {
 	return b.call(ctx, method, true, func() error {
@@ -91,24 +105,34 @@ func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text str
 		m.ReplyMarkup = *kb
 	}
 	var sent tgbotapi.Message
-	err := b.call(ctx, "sendMessage", false, func() error {
+	err := b.call(ctx, "sendMessage", false, b.paced(ctx, chat, func() error {
 		var err error
 		sent, err = b.api.Send(m)
 		return err
-	})
+	}))
 	return sent.MessageID, err
 }
 
-// editMessage replaces the text and keyboard of a message. A message
-// that is already so counts as edited.
-func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup) error {
+// editMessage replaces the text and keyboard of a message through the
+// outbox, which may skip it for a newer edit of the same message. It waits
+// for the outcome when wait is true; otherwise it returns nil at once, and
+// the update being handled (see pendingEdits) leaves the inbox once the
+// edit was made; a failure is logged. A message that is already so counts
+// as edited.
+func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
 	e := tgbotapi.NewEditMessageText(chat, message, text)
 	e.ReplyMarkup = kb
-	err := b.request(ctx, "editMessageText", e)
-	if errors.Is(err, ErrNotModified) {
-		return nil
+	return b.queueEdit(ctx, chat, message, "editMessageText", e, wait)
+}
+
+// queueEdit queues an edit in the outbox, waiting for its outcome when
+// wait is true (see editMessage).
+func (b *Bot) queueEdit(ctx context.Context, chat int64, message int, method string, c tgbotapi.Chattable, wait bool) error {
+	if wait {
+		return b.outbox.wait(ctx, chat, message, method, c)
 	}
-	return err
+	b.outbox.put(chat, message, method, c, track(ctx))
+	return nil
 }
 
 // sendPhoto sends a PNG with a caption and an optional keyboard and
@@ -122,28 +146,25 @@ func (b *Bot) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte
 		p.ReplyMarkup = *kb
 	}
 	var sent tgbotapi.Message
-	err := b.call(ctx, "sendPhoto", false, func() error {
+	err := b.call(ctx, "sendPhoto", false, b.paced(ctx, chat, func() error {
 		var err error
 		sent, err = b.api.Send(p)
 		return err
-	})
+	}))
 	return sent.MessageID, err
 }
 
 // editPhoto replaces the picture, caption and keyboard of a photo
-// message. A message that is already so counts as edited.
-func (b *Bot) editPhoto(ctx context.Context, chat int64, message int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) error {
+// message through the outbox, like editMessage. A message that is already
+// so counts as edited.
+func (b *Bot) editPhoto(ctx context.Context, chat int64, message int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
 	media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileBytes{Name: "board.png", Bytes: png})
 	media.Caption = caption
 	e := tgbotapi.EditMessageMediaConfig{
 		BaseEdit: tgbotapi.BaseEdit{ChatID: chat, MessageID: message, ReplyMarkup: kb},
 		Media:    media,
 	}
-	err := b.request(ctx, "editMessageMedia", e)
-	if errors.Is(err, ErrNotModified) {
-		return nil
-	}
-	return err
+	return b.queueEdit(ctx, chat, message, "editMessageMedia", e, wait)
 }
 
 // answer answers a callback query, with a toast when text is not empty.

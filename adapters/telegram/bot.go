@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -29,6 +30,10 @@ type Bot struct {
 	svc  *session.Service
 	disp *adapters.Dispatcher
 	log  *slog.Logger
+	// limit paces the calls that make or change messages; outbox holds
+	// the edits waiting for it.
+	limit  *limiter
+	outbox *outbox
 	// work bounds every Bot API call but the long poll: Run ends it once
 	// the queued updates are handled, or when draining them takes too
 	// long.
@@ -79,6 +84,8 @@ func New(ctx context.Context, svc *session.Service, cfg Config) (*Bot, error) {
 	// here, before any other goroutine can use the Bot.
 	b.work, b.stopWork = context.WithCancel(context.Background())
 	b.api.Client = ctxClient{ctx: b.work, client: b.http}
+	b.limit = newLimiter(cfg.Pace)
+	b.outbox = newOutbox(b, b.work)
 	return b, nil
 }
 
@@ -98,28 +105,47 @@ func (b *Bot) Run(ctx context.Context) error {
 	work, cancelWork := b.work, b.stopWork
 	defer cancelWork()
 	sched := newScheduler(b.cfg.Workers, b.cfg.Queue)
+	var edited sync.WaitGroup // updates waiting for their edits
 	drain := func() {
 		stop := time.AfterFunc(b.cfg.ShutdownTimeout, cancelWork)
 		sched.close()
+		b.outbox.flush(work, 0)
+		edited.Wait()
 		stop.Stop()
 	}
 	// An update is kept in the session's inbox from before Telegram is
-	// told it arrived until it was handled, so a crash loses none: the
-	// next Run replays the inbox first. It is handled under its update
-	// id (session.WithUpdate), so that its effect, committed with the
-	// mark of that id, happens once however often it is handled; and
-	// once handled it stays marked for session.Config.UpdateTTL, so that
-	// a delivery of it again is dropped when it comes in.
-	submit := func(ctx context.Context, u tgbotapi.Update) error {
-		return sched.submit(ctx, updateChat(u), func() {
-			// A hard move waiting for (and in) the AI pool lends its
-			// worker out, so it never delays other chats' updates; every
-			// effect of the update is marked with its id, so it applies once.
-			b.handle(session.WithUpdate(session.WithLender(work, sched.lend), Platform, strconv.Itoa(u.UpdateID)), u)
+	// told it arrived until it was handled and the edits it queued were
+	// made, so a crash loses none: the next Run replays the inbox first.
+	// It is handled under its update id (session.WithUpdate), so that its
+	// effect, committed with the mark of that id, happens once however
+	// often it is handled; and once handled it stays marked for
+	// session.Config.UpdateTTL, so that a delivery of it again is dropped
+	// when it comes in.
+	finish := func(u tgbotapi.Update, handled bool) {
+		if handled {
 			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
 				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
 			}
-			b.claims.release(u.UpdateID)
+		}
+		b.claims.release(u.UpdateID)
+	}
+	submit := func(ctx context.Context, u tgbotapi.Update) error {
+		return sched.submit(ctx, updateChat(u), func() {
+			var edits pendingEdits
+			// A hard move waiting for (and in) the AI pool lends its
+			// worker out, so it never delays other chats' updates.
+			hctx := session.WithUpdate(session.WithLender(withPendingEdits(work, &edits), sched.lend), Platform, strconv.Itoa(u.UpdateID))
+			b.handle(hctx, u)
+			if edits.empty() {
+				finish(u, true)
+				return
+			}
+			// The chat's next update need not wait for the edits.
+			edited.Add(1)
+			go func() {
+				defer edited.Done()
+				finish(u, edits.wait(b))
+			}()
 		})
 	}
 	again := func(ctx context.Context, u tgbotapi.Update) error {

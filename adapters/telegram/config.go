@@ -67,6 +67,9 @@ type Config struct {
 	// MaxFloodWait is the longest retry_after the Bot waits out; a longer
 	// one fails the call. Default 60 s.
 	MaxFloodWait time.Duration
+	// Pace is how fast the Bot sends and edits messages, so that
+	// Telegram's flood control need not refuse them.
+	Pace Pace
 	// ShutdownTimeout bounds how long Run waits, after its context ends,
 	// for queued updates to be handled. Default 10 s.
 	ShutdownTimeout time.Duration
@@ -98,6 +101,37 @@ type WebhookConfig struct {
 	Secret string
 	// Listener, when set, is used instead of listening on Listen.
 	Listener net.Listener
+}
+
+// Pace is the flood control the Bot keeps to before Telegram has to
+// refuse: every message sent or edited (sendMessage, sendPhoto,
+// editMessageText, editMessageMedia) counts; answers to taps, chat
+// actions and polling do not. A zero N or Per of a Rate means Telegram's;
+// a negative N, no limit.
+type Pace struct {
+	// Chat bounds the messages of one chat. Default 1 per second.
+	Chat Rate
+	// Group bounds the messages of one group chat, on top of Chat.
+	// Default 20 per minute.
+	Group Rate
+	// Global bounds the messages of all chats. Default 30 per second.
+	Global Rate
+}
+
+// withDefaults returns p with its zero fields filled in.
+func (p Pace) withDefaults() Pace {
+	fill := func(r *Rate, n int, per time.Duration) {
+		if r.N == 0 {
+			r.N = n
+		}
+		if r.Per <= 0 {
+			r.Per = per
+		}
+	}
+	fill(&p.Chat, 1, time.Second)
+	fill(&p.Group, 20, time.Minute)
+	fill(&p.Global, 30, time.Second)
+	return p
 }
 
 // withDefaults returns c with its zero fields filled in.
@@ -138,6 +172,7 @@ func (c Config) withDefaults() Config {
 	if c.MaxFloodWait <= 0 {
 		c.MaxFloodWait = time.Minute
 	}
+	c.Pace = c.Pace.withDefaults()
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = 10 * time.Second
 	}

@@ -21,6 +21,13 @@
 // typed (APIError, ErrFlood, ErrNotModified, ErrTransient): flood waits
 // honour retry_after and "message is not modified" counts as success.
 //
+// Flood control is kept to before Telegram has to refuse (Config.Pace):
+// every call that sends or edits a message waits for a slot of its chat,
+// its group and the whole bot, and edits wait in an outbox where a newer
+// edit of the same message replaces an older one still waiting. A tap's
+// answer, chat actions and polling are not paced and never wait for
+// edits.
+//
 // A Bot is safe for concurrent use, Expired included; Run may be called
 // once.
 package telegram

@@ -157,7 +157,7 @@ func (b *Bot) showGame(ctx context.Context, chat int64, replyTo int, l render.La
 	if edit != "" {
 		id, err := strconv.Atoi(edit)
 		if err == nil {
-			err = b.editBoard(ctx, chat, id, v, l, window)
+			err = b.editBoard(ctx, chat, id, v, l, window, true)
 		}
 		var ae *APIError
 		if err == nil || !errors.As(err, &ae) || ae.Code != 400 {
@@ -202,22 +202,24 @@ func (b *Bot) sendBoard(ctx context.Context, chat int64, replyTo int, v session.
 	return b.sendMessage(ctx, chat, replyTo, text, kb)
 }
 
-// editBoard edits message id to show v.
-func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View, l render.Lang, window *engine.Point) error {
+// editBoard edits message id to show v through the outbox, waiting for
+// the outcome when wait is true (see editMessage).
+func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View, l render.Lang, window *engine.Point, wait bool) error {
 	text, png, kb, err := b.board(v, l, window)
 	if err != nil {
 		return err
 	}
 	if png != nil {
-		return b.editPhoto(ctx, chat, id, png, text, kb)
+		return b.editPhoto(ctx, chat, id, png, text, kb, wait)
 	}
-	return b.editMessage(ctx, chat, id, text, kb)
+	return b.editMessage(ctx, chat, id, text, kb, wait)
 }
 
 // onTap handles a tapped button: at most one edit of the board message,
-// then exactly one answer, empty on success and the refusal otherwise; a
-// refused tap on a board left behind (a stale move number) edits it to
-// show the game as it is.
+// queued in the outbox, and exactly one answer, empty on success and the
+// refusal otherwise; a refused tap on a board left behind (a stale move
+// number) edits it to show the game as it is. The answer does not wait
+// for the edit, which may wait for flood control.
 func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	if q.From == nil || q.Message == nil || q.Message.Chat == nil {
 		// A button of an inline message: this bot sends none.
@@ -253,20 +255,20 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	b.answerLogged(ctx, q.ID, notice)
 }
 
-// editTapped edits message target to show the reply's game, binding the
-// game to it when the reply named no message (a game new to it).
+// editTapped binds the reply's game to message target when the reply
+// named no message (a game new to it), and queues the edit of target to
+// show the game without waiting for it; a failed edit is logged.
 func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapters.Reply) error {
 	id, err := strconv.Atoi(target)
 	if err != nil {
 		return err
 	}
-	if err := b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.Window); err != nil {
-		return err
-	}
 	if r.Edit == "" {
-		return b.disp.Bind(ctx, r.Game.ID(), target)
+		if err := b.disp.Bind(ctx, r.Game.ID(), target); err != nil {
+			return err
+		}
 	}
-	return nil
+	return b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.Window, false)
 }
 
 // onMenu handles a button of the start menu: it edits the menu in place,
@@ -283,9 +285,9 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	var err error
 	switch {
 	case c.game == nil:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_game"), gamesMenu(lang))
+		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_game"), gamesMenu(lang), false)
 	case c.level == 0:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_level", c.game.label[lang]), levelsMenu(lang, c.game))
+		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_level", c.game.label[lang]), levelsMenu(lang, c.game), false)
 	default:
 		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
 		if r.Game == nil || r.Text != "" {
@@ -392,7 +394,7 @@ func (b *Bot) Expired(v session.View) {
 	}
 	id, err := strconv.Atoi(r.Edit)
 	if err == nil {
-		err = b.editBoard(ctx, chat, id, *r.Game, r.Lang, nil)
+		err = b.editBoard(ctx, chat, id, *r.Game, r.Lang, nil, true)
 	}
 	if err != nil {
 		b.log.Error("showing an expired game failed", "chat", chat, "game", v.ID(), "err", err)

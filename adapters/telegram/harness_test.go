@@ -82,6 +82,12 @@ func newHarness(t testing.TB, edit func(h *harness)) *harness {
 		PollTimeout: 5 * time.Second,
 		Sleep:       h.sleep.Sleep,
 		Backoff:     func(attempt int) time.Duration { return time.Duration(attempt+1) * time.Second },
+		// Telegram's flood control, a thousand times faster.
+		Pace: telegram.Pace{
+			Chat:   telegram.Rate{N: 1, Per: time.Millisecond},
+			Group:  telegram.Rate{N: 20, Per: 60 * time.Millisecond},
+			Global: telegram.Rate{N: 30, Per: time.Millisecond},
+		},
 	}
 	if edit != nil {
 		edit(h)
@@ -188,6 +194,7 @@ func (h *harness) sync(chat tgbotapi.Chat) {
 	h.t.Helper()
 	id := h.fake.Tap(chat, tgbotapi.User{ID: 1, FirstName: "sync"}, 0, "n")
 	h.wait("sync answer", func() bool { return h.fake.Answered(id) })
+	h.flush(chat)
 }
 
 // say sends a text message and waits until it was handled.
@@ -203,6 +210,7 @@ func (h *harness) tap(chat tgbotapi.Chat, from tgbotapi.User, message int, data 
 	h.t.Helper()
 	id := h.fake.Tap(chat, from, message, data)
 	h.wait("answer to "+data, func() bool { return h.fake.Answered(id) })
+	h.flush(chat)
 	answers := h.fake.Answers(id)
 	ok := 0
 	for _, a := range answers {
@@ -214,6 +222,17 @@ func (h *harness) tap(chat tgbotapi.Chat, from tgbotapi.User, message int, data 
 		h.t.Fatalf("tap %q got %d successful answers", data, ok)
 	}
 	return answers[len(answers)-1].Params["text"]
+}
+
+// flush waits until the edits the bot queued for chat were made: a tap's
+// answer does not wait for its edit.
+func (h *harness) flush(chat tgbotapi.Chat) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := telegram.Flush(ctx, h.bot, chat.ID); err != nil {
+		h.t.Fatalf("flushing the edits: %v", err)
+	}
 }
 
 // lastBot returns the newest message the bot sent to chat, failing when

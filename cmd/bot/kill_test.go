@@ -451,7 +451,12 @@ func (h *killHarness) startGame(ctx context.Context, d *driver) {
 	}
 	accept := buttonsOf(h.message(d), render.Accept)[0]
 	u, cb := h.fake.NewTapUpdate(d.chat, d.users[1], d.board, accept)
-	id = h.push(u, func() bool { return h.fake.Answered(cb) })
+	// The challenge becomes the board after the answer (flood control
+	// may hold the edit), unless the bot is killed in between.
+	gen := h.generation()
+	id = h.push(u, func() bool {
+		return h.fake.Answered(cb) && (answerText(h.fake, cb) != "" || len(placeButtons(h.message(d))) > 0 || h.exited() || h.generation() != gen)
+	})
 	h.await(ctx, id)
 	if answerText(h.fake, cb) != "" || len(placeButtons(h.message(d))) == 0 {
 		h.abandon(d)
@@ -478,13 +483,26 @@ func (h *killHarness) playOne(ctx context.Context, d *driver) bool {
 		who = d.users[1]
 	}
 	u, cb := h.fake.NewTapUpdate(d.chat, who, d.board, data)
-	id := h.push(u, func() bool { return h.fake.Answered(cb) })
+	// The answer does not wait for the board's edit (flood control may
+	// hold it): wait for both, or for the bot to be killed in between.
+	gen := h.generation()
+	killed := func() bool { return h.exited() || h.generation() != gen }
+	edited := func() bool { return h.message(d).Edits > m.Edits }
+	id := h.push(u, func() bool {
+		return h.fake.Answered(cb) && (answerText(h.fake, cb) != "" || edited() || killed())
+	})
 	u.UpdateID = id
 	h.await(ctx, id)
 	if text := answerText(h.fake, cb); text != "" {
 		// A stale board (its last move was stored but not shown before a
 		// kill) is refused and redrawn; anything else repeating is a bug.
 		d.refusals++
+		if text == render.T(render.English, render.MsgStale) || text == render.T(render.English, render.MsgGameOver) {
+			// The redraw of the board follows the answer.
+			if err := h.waitUntil(ctx, func() bool { return edited() || killed() }); err != nil {
+				h.fatalf("chat %d: waiting for the redraw of a stale board: %v", d.chat.ID, err)
+			}
+		}
 		if d.refusals > 5 {
 			h.t.Errorf("chat %d: taps refused again and again, last with %q", d.chat.ID, text)
 		}
@@ -492,6 +510,11 @@ func (h *killHarness) playOne(ctx context.Context, d *driver) bool {
 	}
 	d.refusals = 0
 	after := h.message(d)
+	if after.Edits <= m.Edits && killed() {
+		// Killed before the edit: the board is stale, and the next tap
+		// on it is refused and redraws it.
+		return false
+	}
 	if after.Edits <= m.Edits || slices.Contains(placeButtons(after), data) {
 		h.t.Errorf("chat %d: tap %s answered without its board edited", d.chat.ID, data)
 		return false

@@ -11,7 +11,10 @@
 // a test can tap a button by reading its callback data, answers "message
 // is not modified" the way Telegram does, and can be told to fail chosen
 // calls with 429 (retry_after), 400, 500, or to hold an answer until the
-// test releases it.
+// test releases it. With Enforce it applies flood control as Telegram
+// does: it counts the calls that make or change messages on arrival, per
+// chat, per group and overall, and refuses those beyond the limits with
+// 429 and retry_after.
 //
 // All methods of Server are safe for concurrent use.
 package telegramtest

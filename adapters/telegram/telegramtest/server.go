@@ -142,6 +142,9 @@ type Server struct {
 	held         int
 	polling      int
 	delivered    map[int]int
+	limits       *Limits
+	arrived      arrivals
+	flooded      int
 }
 
 // NewServer starts a Server on a loopback port.
@@ -513,6 +516,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 
 	s.mu.Lock()
+	if s.limits != nil && messageMethods[method] {
+		chat, _ := strconv.ParseInt(call.Params["chat_id"], 10, 64)
+		if retry := s.arriveLocked(chat, time.Now()); retry > 0 {
+			s.flooded++
+			s.mu.Unlock()
+			s.finish(call, w, nil, &apiError{status: http.StatusTooManyRequests, description: fmt.Sprintf("Too Many Requests: retry after %d", retry), retryAfter: retry})
+			return
+		}
+	}
 	var fault *Fault
 	if fs := s.faults[method]; len(fs) > 0 {
 		fault = &fs[0]

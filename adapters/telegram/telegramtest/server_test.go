@@ -134,3 +134,61 @@ func TestLongPollDeliversQueuedUpdatesAndConfirms(t *testing.T) {
 		t.Fatalf("pending %d, offset %d", s.Pending(), s.Offset())
 	}
 }
+
+func TestEnforceRefusesMessagesBeyondTheLimits(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	bot := newBot(t, s)
+	send := func(chat int64) error {
+		_, err := bot.Send(tgbotapi.NewMessage(chat, "hi"))
+		return err
+	}
+	flooded := func(err error) bool {
+		var te *tgbotapi.Error
+		return errors.As(err, &te) && te.Code == 429 && te.RetryAfter > 0
+	}
+	// Windows of an hour: nothing leaves them during the test.
+	s.Enforce(Limits{Chat: Rate{1, time.Hour}, Group: Rate{2, time.Hour}, Global: Rate{4, time.Hour}})
+	if err := send(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := send(5); !flooded(err) {
+		t.Fatalf("second message in a chat: %v", err)
+	}
+	// Chat actions and callback answers do not count.
+	for range 5 {
+		if _, err := bot.Request(tgbotapi.NewChatAction(6, tgbotapi.ChatTyping)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := send(-100); err != nil {
+		t.Fatal(err)
+	}
+	// The group's second message is refused by the chat limit.
+	if err := send(-100); !flooded(err) {
+		t.Fatalf("second message in a group: %v", err)
+	}
+	if err := send(-200); err != nil {
+		t.Fatal(err)
+	}
+	if err := send(7); err != nil {
+		t.Fatal(err)
+	}
+	// Four counted: the global limit refuses a fifth chat.
+	if err := send(8); !flooded(err) {
+		t.Fatalf("fifth message overall: %v", err)
+	}
+	s.Enforce(Limits{Chat: Rate{5, time.Hour}, Group: Rate{2, time.Hour}, Global: Rate{100, time.Hour}})
+	for i := range 3 {
+		err := send(-300)
+		if (i < 2) != (err == nil) || (i == 2 && !flooded(err)) {
+			t.Fatalf("group message %d: %v", i, err)
+		}
+	}
+	if n := s.Flooded(); n != 4 {
+		t.Fatalf("Flooded() = %d, want 4", n)
+	}
+	if n := len(s.Calls("sendMessage")); n != 10 {
+		t.Fatalf("%d sendMessage calls recorded, want 10", n)
+	}
+}
