@@ -171,7 +171,7 @@ func (c *Console) switchUser(args []string) {
 	case len(args) == 1 && len(args[0]) <= 32 && !strings.ContainsAny(args[0], "@/") && render.CleanName(args[0]) == args[0]:
 		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0]}
 	default:
-		fmt.Fprintln(c.out, render.T(lang, render.MsgBadArgument, render.CleanName(strings.Join(args, " "))))
+		fmt.Fprintln(c.out, render.T(lang, render.MsgBadAs, render.CleanName(strings.Join(args, " "))))
 		return
 	}
 	fmt.Fprintln(c.out, render.T(lang, render.MsgNowPlaying, render.SeatName(session.Seat{User: c.user}, lang)))

@@ -109,3 +109,24 @@ func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
 		t.Errorf("button 88 did not place at o3:\n%s", boards[3])
 	}
 }
+
+// TestRefusedCommandsShowTheirOwnUsage checks, in a terminal session, that
+// each refused command is answered with its own usage rather than an
+// example of /play.
+func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/stats me\n/top foo\n/top easy\n/as a b\n/duel hard\n")
+	for _, want := range []string{
+		`I don't understand "me": /stats takes nothing after it.`,
+		`I don't understand "foo". Try /top, or /top hard`,
+		`I don't understand "easy". Try /top, or /top hard`,
+		`I don't understand "a b". Example: /as bob`,
+		`A duel is between people, so it takes no level like "hard". Example: /duel @friend gomoku`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "/play hard gomoku second") {
+		t.Errorf("a refusal suggests /play:\n%s", out)
+	}
+}
