@@ -26,7 +26,8 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	r:<game>                  resign (render.Resign)
 //	R:<game>                  rematch (render.Rematch)
 //	a:<game>, d:<game>, c:<game>  accept, decline, cancel a challenge
-//	n                         a button that does nothing (render.Noop)
+//	n                         a control that does nothing (render.Noop)
+//	n:<game>:<x>:<y>          a cell that takes no stone (render.Noop)
 //
 // Numbers are decimal without sign or leading zeros; game ids are
 // [0-9a-z] of at most 16 characters. Decoding accepts exactly what
@@ -46,6 +47,11 @@ func EncodeAction(a render.Action) string {
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
 	case render.Scroll:
 		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
+	case render.Noop:
+		if a.Game != "" {
+			return fmt.Sprintf("n:%s:%d:%d", a.Game, a.Cell.X, a.Cell.Y)
+		}
+		return "n"
 	}
 	for letter, kind := range gameOnly {
 		if kind == a.Kind {
@@ -79,6 +85,8 @@ func DecodeAction(data string) (render.Action, error) {
 		a.Kind = render.Place
 	case f[0] == "s" && len(f) == 4:
 		a.Kind = render.Scroll
+	case f[0] == "n" && len(f) == 4:
+		a.Kind = render.Noop
 	default:
 		return bad("unknown kind")
 	}
@@ -105,6 +113,11 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.Window = engine.Point{X: nums[0], Y: nums[1]}
+	case render.Noop:
+		if nums[0] >= engine.MaxSize || nums[1] >= engine.MaxSize {
+			return bad("out of range")
+		}
+		a.Cell = engine.Point{X: nums[0], Y: nums[1]}
 	}
 	return a, nil
 }

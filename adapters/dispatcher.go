@@ -398,6 +398,8 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 			return d.refuse(lang, session.View{}, err, false)
 		}
 		return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: &a.Window}
+	case render.Noop:
+		return d.noop(ctx, lang, req, a)
 	default:
 		return Reply{Lang: lang}
 	}
@@ -410,6 +412,33 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 			r.Edit = req.Message
 		}
 		return r
+	}
+	return Reply{Lang: lang, Game: &v, Edit: req.Message}
+}
+
+// noop answers the tap of a cell that takes no stone: the game is over,
+// or the cell is taken. A cell found empty in a running game is on a board
+// left behind, which is shown again. A control that does nothing answers
+// nothing.
+func (d *Dispatcher) noop(ctx context.Context, lang render.Lang, req Request, a render.Action) Reply {
+	if a.Game == "" {
+		return Reply{Lang: lang}
+	}
+	v, err := d.svc.Game(ctx, a.Game)
+	if err == nil && (v.Platform() != d.platform || v.Chat() != req.Chat) {
+		err = fmt.Errorf("adapters: cell of game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case v.Status().Over():
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgGameOver)}
+	case v.Status() != session.Running:
+		return Reply{Lang: lang}
+	case a.Cell.X >= v.Rules().Width || a.Cell.Y >= v.Rules().Height:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgOffBoard)}
+	case v.Board().At(a.Cell) != engine.Empty:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgCellTaken)}
 	}
 	return Reply{Lang: lang, Game: &v, Edit: req.Message}
 }

@@ -11,7 +11,9 @@ import (
 type ActionKind uint8
 
 const (
-	// Noop does nothing: an occupied cell or a finished game's board.
+	// Noop places nothing: an occupied cell or a cell of a finished
+	// game's board, which carries Game and Cell so that a tap can be told
+	// why, or a control with nothing to do, which carries nothing.
 	Noop ActionKind = iota
 	// Place puts a stone on Cell as move MoveNo.
 	Place
@@ -135,7 +137,7 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 		row := make([]Button, 0, win.Width)
 		for x := win.Origin.X; x < win.Origin.X+win.Width; x++ {
 			p := engine.Point{X: x, Y: y}
-			btn := Button{Label: emptyLabel}
+			btn := Button{Label: emptyLabel, Action: Action{Kind: Noop, Game: v.ID(), Cell: p}}
 			switch s := b.At(p); {
 			case s != engine.Empty:
 				btn.Label = g.cell(s, slices.Contains(marked, p))

@@ -130,3 +130,15 @@ func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
 		t.Errorf("a refusal suggests /play:\n%s", out)
 	}
 }
+
+// TestTakenCellAndFinishedGameSayWhy checks that typing the number of a
+// taken cell, or of a cell once the game is over, prints why nothing was
+// placed.
+func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play easy\n5\n5\n/resign\n1\n")
+	for _, want := range []string{"! That cell is taken.", "! This game is over."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
