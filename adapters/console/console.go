@@ -146,12 +146,16 @@ func (c *Console) handle(ctx context.Context, line string) {
 		c.show(ctx, c.d.Command(ctx, c.request(), line))
 		return
 	}
-	if n, err := strconv.Atoi(line); err == nil {
-		if n < 1 || n > len(c.buttons) {
-			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgBadCallback))
-			return
+	if isNumber(line) {
+		n, err := strconv.Atoi(line)
+		switch {
+		case len(c.buttons) == 0:
+			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButtons))
+		case err != nil || n < 1 || n > len(c.buttons):
+			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButton, shorten(line), len(c.buttons)))
+		default:
+			c.show(ctx, c.d.Tap(ctx, c.request(), adapters.EncodeAction(c.buttons[n-1].Action)))
 		}
-		c.show(ctx, c.d.Tap(ctx, c.request(), adapters.EncodeAction(c.buttons[n-1].Action)))
 		return
 	}
 	r := c.d.Move(ctx, c.request(), line)
@@ -159,6 +163,24 @@ func (c *Console) handle(ctx context.Context, line string) {
 		r = adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgHelp)}
 	}
 	c.show(ctx, r)
+}
+
+// isNumber reports whether s is a decimal integer, signed or not, of any
+// length: what a person types for a button.
+func isNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// maxEcho is how many bytes of a refused number the terminal repeats.
+const maxEcho = 12
+
+// shorten returns s, cut to maxEcho bytes with an ellipsis when longer.
+func shorten(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	return s[:maxEcho] + "…"
 }
 
 // switchUser makes NAME the user who types: "/as bob" plays as bob, and

@@ -78,7 +78,7 @@ func TestBadInputGetsShortAnswers(t *testing.T) {
 		"Unknown command /dance",
 		"Boards go from 3x3 to 19x19",
 		`I don't understand "easy"`,
-		"That button doesn't work any more.",
+		"There are no buttons to type now.",
 		"You have no game here.",
 		`"z9" is not a cell of this board.`,
 	} {
@@ -140,5 +140,25 @@ func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestNumbersOfNoButtonSayWhichExist checks that a typed number that is no
+// button on screen says so and which numbers are, whatever its size.
+func TestNumbersOfNoButtonSayWhichExist(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play\n0\n-1\n11\n999\n12345678901234567890\n")
+	for _, want := range []string{
+		"! No button 0 — type one of 1–10.",
+		"! No button -1 — type one of 1–10.",
+		"! No button 11 — type one of 1–10.",
+		"! No button 999 — type one of 1–10.",
+		"! No button 123456789012… — type one of 1–10.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "doesn't work any more") || strings.Contains(out, "/play [easy") {
+		t.Errorf("a number got the wrong answer:\n%s", out)
 	}
 }
