@@ -26,6 +26,7 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	r:<game>                  resign (render.Resign)
 //	R:<game>                  rematch (render.Rematch)
 //	a:<game>, d:<game>, c:<game>  accept, decline, cancel a challenge
+//	f:<game>                  show the game, for typed moves (render.Show)
 //	n                         a control that does nothing (render.Noop)
 //	n:<game>:<x>:<y>          a cell that takes no stone (render.Noop)
 //
@@ -38,6 +39,7 @@ const maxGameIDLen = 16
 // their kinds.
 var gameOnly = map[string]render.ActionKind{
 	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
+	"f": render.Show,
 }
 
 // EncodeAction returns the callback data of a button's action.

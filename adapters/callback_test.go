@@ -19,6 +19,7 @@ func TestActionRoundTrip(t *testing.T) {
 		{Kind: render.Accept, Game: "b"},
 		{Kind: render.Decline, Game: "c"},
 		{Kind: render.Cancel, Game: "d"},
+		{Kind: render.Show, Game: "f9"},
 		{Kind: render.Scroll, Game: "e", Window: engine.Point{X: 11, Y: 0}},
 		{Kind: render.Place, Game: "1", MoveNo: 0, Cell: engine.Point{}},
 		{Kind: render.Place, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}},

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
@@ -52,5 +53,72 @@ func TestTapOnTakenCellOrFinishedGameSaysWhy(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTypedMoveGoesToTheGameOnScreen checks that a typed move goes to the
+// game the player last saw or touched, not to another of their games; and
+// that when that game has ended while another runs, the player is asked
+// which, with a button per running game.
+func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{})
+	alice, bob := req("alice"), req("bob")
+	ai := *d.Command(ctx, alice, "/play easy").Game
+	duel := *d.Command(ctx, alice, "/duel @bob first").Game
+	if r := d.Command(ctx, bob, "/accept"); r.Game == nil || r.Game.ID() != duel.ID() {
+		t.Fatalf("/accept: %+v", r)
+	}
+	// The accepted duel is on screen: alice's b2 is its first move.
+	r := d.Move(ctx, alice, "b2")
+	if r.Game == nil || r.Game.ID() != duel.ID() || r.Game.MoveNo() != 1 {
+		t.Fatalf("b2 after /accept went to %+v, want the duel %s", r.Game, duel.ID())
+	}
+	if r := d.Move(ctx, bob, "a3"); r.Game == nil || r.Game.ID() != duel.ID() {
+		t.Fatalf("bob's a3 went to %+v, want the duel", r.Game)
+	}
+	// A tap in the game against the AI brings it back on screen.
+	tapped := d.Tap(ctx, alice, cellData(t, ai, engine.Point{X: 0, Y: 0}))
+	if tapped.Game == nil || tapped.Game.ID() != ai.ID() {
+		t.Fatalf("tap in the AI game: %+v", tapped)
+	}
+	if r := d.Move(ctx, alice, "c3"); r.Game == nil || r.Game.ID() != ai.ID() {
+		t.Fatalf("c3 after a tap in the AI game went to %+v", r.Game)
+	}
+	if r := d.Command(ctx, alice, "/resign"); r.Game == nil || r.Game.ID() != ai.ID() || r.Game.Status() != session.Resigned {
+		t.Fatalf("/resign went to %+v, want the AI game", r.Game)
+	}
+	// The game on screen is over and the duel runs: which game?
+	for _, text := range []string{"a1", "/resign"} {
+		var r Reply
+		if text == "/resign" {
+			r = d.Command(ctx, alice, text)
+		} else {
+			r = d.Move(ctx, alice, text)
+		}
+		if r.Text != "Which game?" || r.Game != nil || r.Buttons == nil || len(r.Buttons.Rows) != 1 {
+			t.Fatalf("%s after the game on screen ended: %+v", text, r)
+		}
+		show := r.Buttons.Rows[0][0]
+		if show.Action.Kind != render.Show || show.Action.Game != duel.ID() || !strings.Contains(show.Label, "alice") {
+			t.Fatalf("answer %+v, want the duel", show)
+		}
+	}
+	if got := d.Tap(ctx, bob, EncodeAction(render.Action{Kind: render.Show, Game: ai.ID()})); got.Notice == "" || got.Game != nil {
+		t.Fatalf("bob showing alice's AI game: %+v", got)
+	}
+	shown := d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Show, Game: duel.ID()}))
+	if shown.Game == nil || shown.Game.ID() != duel.ID() || shown.Edit != "" {
+		t.Fatalf("showing the duel: %+v", shown)
+	}
+	if r := d.Move(ctx, alice, "a1"); r.Game == nil || r.Game.ID() != duel.ID() || r.Game.MoveNo() != 3 {
+		t.Fatalf("a1 after choosing the duel went to %+v", r)
+	}
+	// With the duel over too, a typed move says the game is over.
+	d.Command(ctx, alice, "/resign")
+	if r := d.Move(ctx, alice, "a2"); r.Text != "That game is over; /rematch or /play." {
+		t.Fatalf("a2 after every game ended: %+v", r)
+	}
+	if r := d.Move(ctx, alice, "hello"); r != (Reply{}) {
+		t.Fatalf("chat after every game ended: %+v", r)
 	}
 }

@@ -30,6 +30,9 @@ const (
 	Decline
 	// Cancel withdraws the challenge Game (the challenger).
 	Cancel
+	// Show shows the game Game in a new message and makes it the one the
+	// tapper's typed moves go to: an answer of ChoiceKeyboard.
+	Show
 )
 
 // Action is what a button does when tapped: everything needed to act on it

@@ -208,6 +208,13 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if r.Notice != "" {
 		fmt.Fprintln(c.out, "!", r.Notice)
 	}
+	if r.Buttons != nil {
+		// A question's answers stand for a message of their own.
+		var keys string
+		keys, c.buttons = render.KeyboardText(*r.Buttons)
+		c.message = ""
+		fmt.Fprint(c.out, keys)
+	}
 	if r.Game == nil {
 		return
 	}

@@ -383,7 +383,11 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		if text == "" {
 			text = render.T(lang, render.MsgHelp)
 		}
-		b.ephemeral(i, deferred, text)
+		var comps []discordgo.MessageComponent
+		if r.Buttons != nil {
+			comps, _ = components(*r.Buttons)
+		}
+		b.ephemeral(i, deferred, text, comps...)
 		return
 	}
 	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.Window)) {
@@ -478,13 +482,14 @@ func (b *Bot) ack(i *discordgo.Interaction) {
 
 // ephemeral shows text to the interacting user only: as the answer, or,
 // when the interaction was answered already, as a follow-up. The public
-// "thinking" placeholder of a deferred command is removed first.
-func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
+// "thinking" placeholder of a deferred command is removed first. comps,
+// if any, are buttons under the text, such as the answers to a question.
+func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string, comps ...discordgo.MessageComponent) {
 	text = clip(text)
 	if !answered {
 		err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+			Data: &discordgo.InteractionResponseData{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
 		})
 		if err != nil {
 			b.logErr("reply", i, err)
@@ -496,7 +501,7 @@ func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
 			b.logErr("remove the placeholder", i, err)
 		}
 	}
-	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
+	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
 	if err != nil {
 		b.logErr("reply", i, err)
 	}

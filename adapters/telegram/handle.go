@@ -86,9 +86,12 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
 }
 
-// reply shows the answer to a typed message: its text (with menu as the
-// keyboard), then its game.
+// reply shows the answer to a typed message: its text (with menu, else
+// the reply's buttons, as the keyboard), then its game.
 func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Reply, menu *tgbotapi.InlineKeyboardMarkup) {
+	if menu == nil && r.Buttons != nil {
+		menu = inlineKeyboard(*r.Buttons)
+	}
 	if r.Text != "" {
 		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
 			b.log.Error("sending a reply failed", "chat", chat, "err", err)
@@ -189,6 +192,12 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
 	switch {
+	case r.Game != nil && r.Edit == "" && len(q.Message.Photo) == 0 && hasPicture(*r.Game, r.Lang):
+		// A text message, such as a question, cannot become a photo: the
+		// board comes below.
+		if err := b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", r.Window); err != nil {
+			b.log.Error("showing a game after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
+		}
 	case r.Game != nil:
 		target := r.Edit
 		if target == "" {
@@ -201,6 +210,13 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		notice = r.Text
 	}
 	b.answerLogged(ctx, q.ID, notice)
+}
+
+// hasPicture reports whether the message that shows v is a photo: a board
+// larger than the keyboard.
+func hasPicture(v session.View, l render.Lang) bool {
+	_, kb := render.Message(v, l, render.TelegramLayout, nil)
+	return kb.Partial
 }
 
 // editTapped edits message target to show the reply's game, binding the
