@@ -22,6 +22,8 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 // Callback data is text: a kind letter and its fields joined by ':'.
 //
 //	p:<game>:<move>:<x>:<y>   place a stone (render.Place)
+//	p:<game>:<move>:<x>:<y>:<wx>:<wy>  the same, tapped in the window
+//	                          whose top-left cell is wx,wy (not 0,0)
 //	s:<game>:<x>:<y>          show the board window at x,y (render.Scroll)
 //	r:<game>                  resign (render.Resign)
 //	R:<game>                  rematch (render.Rematch)
@@ -46,6 +48,9 @@ var gameOnly = map[string]render.ActionKind{
 func EncodeAction(a render.Action) string {
 	switch a.Kind {
 	case render.Place:
+		if a.Window != (engine.Point{}) {
+			return fmt.Sprintf("p:%s:%d:%d:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y, a.Window.X, a.Window.Y)
+		}
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
 	case render.Scroll:
 		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
@@ -83,7 +88,7 @@ func DecodeAction(data string) (render.Action, error) {
 		return render.Action{Kind: render.Noop}, nil
 	case isGameOnly && len(f) == 2:
 		a.Kind = kind
-	case f[0] == "p" && len(f) == 5:
+	case f[0] == "p" && (len(f) == 5 || len(f) == 7):
 		a.Kind = render.Place
 	case f[0] == "s" && len(f) == 4:
 		a.Kind = render.Scroll
@@ -110,6 +115,12 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.MoveNo, a.Cell = nums[0], engine.Point{X: nums[1], Y: nums[2]}
+		if len(nums) == 5 {
+			if nums[3] >= engine.MaxSize || nums[4] >= engine.MaxSize || nums[3]+nums[4] == 0 {
+				return bad("window")
+			}
+			a.Window = engine.Point{X: nums[3], Y: nums[4]}
+		}
 	case render.Scroll:
 		if nums[0] >= engine.MaxSize || nums[1] >= engine.MaxSize {
 			return bad("out of range")

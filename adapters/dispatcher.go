@@ -40,14 +40,27 @@ type Reply struct {
 	Edit string
 	// Window is the top-left cell of the board window to show on a board
 	// larger than the keyboard (render.BoardKeyboard's window); nil shows
-	// the window around the last move.
+	// the window around the last move. Adapters read it with WindowIn.
 	Window *engine.Point
+	// Follow says Window is where the window was when a move was made: it
+	// stays there only while it holds the last move (render.Follow).
+	Follow bool
 	// Notice is a short refusal for the acting user only (a toast or an
 	// ephemeral reply); the chat sees nothing.
 	Notice string
 	// Buttons, when set, go under Text: the answers to its question, such
 	// as the games of render.MsgWhichGame.
 	Buttons *render.Keyboard
+}
+
+// WindowIn returns the top-left cell of the window to show the reply's
+// game in with layout (nil: around the last move): Window, or, when Follow
+// is set, Window while it still holds the last move.
+func (r Reply) WindowIn(layout render.Layout) *engine.Point {
+	if r.Window == nil || !r.Follow || r.Game == nil {
+		return r.Window
+	}
+	return render.Follow(*r.Game, layout, *r.Window)
 }
 
 // Reasons of the refusals the dispatcher reports to the session's
@@ -493,17 +506,23 @@ func (d *Dispatcher) tap(ctx context.Context, req Request, data string) Reply {
 	default:
 		return Reply{Lang: lang}
 	}
+	// A cell keeps the window it was tapped in (while that holds the last
+	// move); other buttons show the window around the last move.
+	var window *engine.Point
+	if a.Kind == render.Place {
+		window = &a.Window
+	}
 	if err != nil {
 		r := d.refuse(lang, v, err, false)
 		if r.Game == nil && (errors.Is(err, session.ErrStale) || errors.Is(err, session.ErrGameOver)) {
 			r.Game = d.current(ctx, req, a.Game)
 		}
 		if r.Game != nil {
-			r.Edit = req.Message
+			r.Edit, r.Window, r.Follow = req.Message, window, window != nil
 		}
 		return r
 	}
-	return Reply{Lang: lang, Game: &v, Edit: req.Message}
+	return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: window, Follow: window != nil}
 }
 
 // show answers an answer of render.MsgWhichGame: the game, as a new

@@ -122,3 +122,41 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 		t.Fatalf("chat after every game ended: %+v", r)
 	}
 }
+
+// TestTappedCellKeepsItsWindow checks that a cell tapped in a window of a
+// large board carries the window in its callback data, and that the reply
+// keeps it while it holds the last move and moves it when the last move
+// falls outside.
+func TestTappedCellKeepsItsWindow(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{})
+	alice, bob := req("alice"), req("bob")
+	d.Command(ctx, alice, "/duel @bob gomoku first")
+	duel := *d.Command(ctx, bob, "/accept").Game
+	origin := engine.Point{X: 0, Y: 2}
+	_, kb := render.Message(duel, render.English, render.TelegramLayout, &origin)
+	cell := kb.Rows[0][0].Action
+	if cell.Kind != render.Place || cell.Window != origin || cell.Cell != origin {
+		t.Fatalf("top-left cell of the window at %v: %+v", origin, cell)
+	}
+	r := d.Tap(ctx, alice, EncodeAction(cell))
+	if r.Game == nil || r.Window == nil || *r.Window != origin || !r.Follow {
+		t.Fatalf("tap in the window: %+v", r)
+	}
+	for _, layout := range []render.Layout{render.TelegramLayout, render.DiscordLayout, render.ConsoleLayout} {
+		if w := r.WindowIn(layout); w == nil || *w != origin {
+			t.Errorf("window after a move inside it: %v, want %v", w, origin)
+		}
+	}
+	// bob answers far away, at o1: the window moves to show it.
+	far := d.Move(ctx, bob, "o1")
+	if far.Game == nil {
+		t.Fatalf("o1: %+v", far)
+	}
+	r.Game = far.Game
+	if w := r.WindowIn(render.TelegramLayout); w != nil {
+		t.Errorf("window kept at %v though the last move is outside it", *w)
+	}
+	if text, _ := render.Message(*far.Game, render.English, render.TelegramLayout, &origin); !strings.Contains(text, "The buttons are columns a–h, rows 3–13.") {
+		t.Errorf("window at %v not named:\n%s", origin, text)
+	}
+}

@@ -306,7 +306,7 @@ const (
 	// is for, above a button per game.
 	MsgWhichGame Key = "which_game"
 	// MsgWindow says which cells the buttons of a board window are: its
-	// first and last columns and rows.
+	// first and last columns, and its lowest and highest rows.
 	MsgWindow Key = "window"
 )
 
@@ -348,8 +348,8 @@ var refusalCatalog = map[Key]map[Lang]string{
 	MsgTypedGameOver: {English: "That game is over; /rematch or /play.", Chinese: "那局棋已经结束；/rematch 或 /play。"},
 	MsgWhichGame:     {English: "Which game?", Chinese: "哪一局？"},
 	MsgWindow: {
-		English: "The buttons are columns %s–%s, rows %d–%d.",
-		Chinese: "按钮是第 %s–%s 列、第 %d–%d 行。",
+		English: "The buttons are columns %s–%s, rows %s–%s.",
+		Chinese: "按钮是第 %s–%s 列、第 %s–%s 行。",
 	},
 }
 

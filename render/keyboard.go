@@ -42,7 +42,9 @@ type Action struct {
 	Game   session.GameID
 	MoveNo int
 	Cell   engine.Point
-	// Window is the top-left cell of the board window to show (Scroll).
+	// Window is the top-left cell of the board window to show (Scroll),
+	// or of the window the cell was tapped in (Place on a board larger
+	// than the keyboard), so that the window stays where it is.
 	Window engine.Point
 }
 
@@ -146,6 +148,9 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 				btn.Label = g.cell(s, slices.Contains(marked, p))
 			case running:
 				btn.Action = Action{Kind: Place, Game: v.ID(), MoveNo: v.MoveNo(), Cell: p}
+				if partial {
+					btn.Action.Window = win.Origin
+				}
 				fallthrough
 			default:
 				if partial {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -43,6 +44,9 @@ type Console struct {
 	// buttons are the buttons of the last message shown, numbered from 1
 	// in the order printed: the terminal's copy of its keyboard.
 	buttons []render.Button
+	// window is the top-left cell of the board window of message, when
+	// its buttons show part of the board: a typed move keeps it.
+	window  *engine.Point
 	expired chan session.View
 }
 
@@ -218,6 +222,11 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if r.Game == nil {
 		return
 	}
+	if r.Window == nil && r.Edit != "" && r.Edit == c.message && c.window != nil {
+		// A typed move in the game on screen: its window stays where it
+		// is, as a tapped cell's does.
+		r.Window, r.Follow = c.window, true
+	}
 	c.message = r.Edit
 	if r.Edit == "" {
 		c.message = messagePrefix + string(r.Game.ID())
@@ -225,10 +234,14 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
 		}
 	}
-	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.Window)
+	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
 	fmt.Fprintln(c.out)
 	fmt.Fprintln(c.out, text)
 	var keys string
 	keys, c.buttons = render.KeyboardText(kb)
 	fmt.Fprint(c.out, keys)
+	c.window = nil
+	if kb.Partial {
+		c.window = &kb.Window.Origin
+	}
 }

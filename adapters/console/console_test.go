@@ -162,3 +162,27 @@ func TestNumbersOfNoButtonSayWhichExist(t *testing.T) {
 		t.Errorf("a number got the wrong answer:\n%s", out)
 	}
 }
+
+// TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside checks that on a
+// board wider than the keyboard the numbered window stays put from move
+// to move, by tapped number or typed coordinate, and says which cells it
+// holds; it moves only when the AI's reply falls outside it.
+func TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside(t *testing.T) {
+	// Button 1 is d13, the window's top-left cell; the AI answers e13,
+	// then g10 gets g11: both inside the window, which stays.
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ng10\n")
+	for _, want := range []string{
+		"⚫ you to move\nThe buttons are columns d–k, rows 3–13.\n[ 1] [ 2]",
+		"Last move: ⚪ e13\nThe buttons are columns d–k, rows 3–13.\n ⚫ ",
+		"Last move: ⚪ g11\nThe buttons are columns d–k, rows 3–13.\n ⚫ ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// After e12 the AI answers d14, above the window: it moves there.
+	out = run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ne12\n")
+	if !strings.Contains(out, "Last move: ⚪ d14\nThe buttons are columns a–h, rows 5–15.\n") {
+		t.Errorf("the window did not move to the AI's reply outside it:\n%s", out)
+	}
+}

@@ -269,7 +269,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	})
 	answered := deferred
 	if r.Game != nil {
-		p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+		p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 		switch r.Edit {
 		case i.Message.ID:
 			var err error
@@ -390,7 +390,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		b.ephemeral(i, deferred, text, comps...)
 		return
 	}
-	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.Window)) {
+	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.WindowIn(render.DiscordLayout))) {
 		note := r.Text
 		if note == "" {
 			note = render.Status(*r.Game, r.Lang)
@@ -398,7 +398,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		b.ephemeral(i, deferred, note)
 		return
 	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 	var m *discordgo.Message
 	var err error
 	if deferred {
@@ -458,7 +458,7 @@ func (b *Bot) Expired(v session.View) {
 	if r.Game == nil || r.Edit == "" {
 		return
 	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(v.Chat(), r.Edit), discordgo.WithContext(ctx)); err != nil {
 		b.log.Error("discord: show the expired game", "game", v.ID(), "err", b.redact(err, nil).Error())
 	}

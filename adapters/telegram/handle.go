@@ -98,7 +98,7 @@ func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Rep
 		}
 	}
 	if r.Game != nil {
-		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.Window); err != nil {
+		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.WindowIn(render.TelegramLayout)); err != nil {
 			b.log.Error("showing a game failed", "chat", chat, "game", r.Game.ID(), "err", err)
 		}
 	}
@@ -141,7 +141,11 @@ func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text s
 		return "", nil, nil, err
 	}
 	header, _, _ := strings.Cut(text, "\n")
-	return header + "\n" + render.Status(v, l), png, kb, nil
+	caption := header + "\n" + render.Status(v, l)
+	if w := render.WindowText(v, keys, l); w != "" {
+		caption += "\n" + w
+	}
+	return caption, png, kb, nil
 }
 
 // sendBoard sends a new message showing v and returns its id.
@@ -195,7 +199,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	case r.Game != nil && r.Edit == "" && len(q.Message.Photo) == 0 && hasPicture(*r.Game, r.Lang):
 		// A text message, such as a question, cannot become a photo: the
 		// board comes below.
-		if err := b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", r.Window); err != nil {
+		if err := b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", r.WindowIn(render.TelegramLayout)); err != nil {
 			b.log.Error("showing a game after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
 		}
 	case r.Game != nil:
@@ -226,7 +230,7 @@ func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapt
 	if err != nil {
 		return err
 	}
-	if err := b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.Window); err != nil {
+	if err := b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.WindowIn(render.TelegramLayout)); err != nil {
 		return err
 	}
 	if r.Edit == "" {
