@@ -216,7 +216,10 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 // instead of Command, so that the challenge is bound to the member's id.
 // The adapter shows the challenge as a new message.
 func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, opponent session.User) Reply {
-	return d.duel(ctx, d.lang(ctx, req), d.actor(req), args, opponent)
+	who := d.actor(req)
+	r := d.duel(ctx, d.lang(ctx, req), who, args, opponent)
+	d.remember(ctx, who, r)
+	return r
 }
 
 // duel makes a challenge; the adapter shows it as a new message.

@@ -132,11 +132,11 @@ func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
 }
 
 // TestTakenCellAndFinishedGameSayWhy checks that typing the number of a
-// taken cell, or of a cell once the game is over, prints why nothing was
-// placed.
+// taken cell, or of a cell or a cell's name once the game is over, prints
+// why nothing was placed.
 func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
-	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play easy\n5\n5\n/resign\n1\n")
-	for _, want := range []string{"! That cell is taken.", "! This game is over."} {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play easy\n5\n5\n/resign\n1\nb2\n")
+	for _, want := range []string{"! That cell is taken.", "! This game is over.", "That game is over; /rematch or /play."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -262,3 +262,32 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %d", v.MoveNo(), v.Message(), q.ID)
 	}
 }
+
+// TestChoosingAPictureGameAnswersBelowTheQuestion checks that choosing a
+// game shown as a photo in answer to "Which game?", a text message that
+// cannot become a photo, sends its board below and binds it.
+func TestChoosingAPictureGameAnswersBelowTheQuestion(t *testing.T) {
+	h := newHarness(t, nil)
+	chat := group(-902)
+	alice, bob := named(93, "alice", "en"), named(94, "bob", "en")
+	gomoku := h.gameOf(h.startGame(chat, alice, "/play gomoku easy"))
+	h.startGame(chat, alice, "/duel @bob first")
+	h.say(chat, bob, "/accept")
+	h.say(chat, alice, "/resign")
+	h.say(chat, alice, "h8")
+	q := h.lastBot(chat)
+	if q.Text != "Which game?" {
+		t.Fatalf("h8 after the duel ended answered %q", q.Text)
+	}
+	if got := h.tap(chat, alice, q.ID, button(t, q, "f:")); got != "" {
+		t.Fatalf("choosing the gomoku game answered %q", got)
+	}
+	board := h.lastBot(chat)
+	v, _ := h.svc.Game(context.Background(), gomoku.ID())
+	if board.ID == q.ID || board.Photo == nil || v.Message() != itoa(board.ID) {
+		t.Fatalf("the gomoku board %+v is not a new photo bound to its game (message %q)", board, v.Message())
+	}
+	if m, _ := h.fake.Message(chat.ID, q.ID); m.Edits != 0 {
+		t.Errorf("the question was edited %d times", m.Edits)
+	}
+}
