@@ -22,6 +22,8 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 // Callback data is text: a kind letter and its fields joined by ':'.
 //
 //	p:<game>:<move>:<x>:<y>   place a stone (render.Place)
+//	p:<game>:<move>:<x>:<y>:<wx>:<wy>  the same, tapped in the window
+//	                          whose top-left cell is wx,wy (not 0,0)
 //	s:<game>:<x>:<y>          show the board window at x,y (render.Scroll)
 //	r:<game>                  resign (render.Resign)
 //	R:<game>                  rematch (render.Rematch)
@@ -29,6 +31,9 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	u:<game>:<move>           take back a move (render.Undo)
 //	y:<game>:<move>, x:<game>:<move>  allow, refuse a takeback
 //	n                         a button that does nothing (render.Noop)
+//	f:<game>                  show the game, for typed moves (render.Show)
+//	n                         a control that does nothing (render.Noop)
+//	n:<game>:<x>:<y>          a cell that takes no stone (render.Noop)
 //
 // Numbers are decimal without sign or leading zeros; game ids are
 // [0-9a-z] of at most 16 characters. Decoding accepts exactly what
@@ -39,6 +44,7 @@ const maxGameIDLen = 16
 // their kinds.
 var gameOnly = map[string]render.ActionKind{
 	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
+	"f": render.Show,
 }
 
 // atMove maps the letters of actions whose fields are the game and the
@@ -56,9 +62,17 @@ func EncodeAction(a render.Action) string {
 	}
 	switch a.Kind {
 	case render.Place:
+		if a.Window != (engine.Point{}) {
+			return fmt.Sprintf("p:%s:%d:%d:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y, a.Window.X, a.Window.Y)
+		}
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
 	case render.Scroll:
 		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
+	case render.Noop:
+		if a.Game != "" {
+			return fmt.Sprintf("n:%s:%d:%d", a.Game, a.Cell.X, a.Cell.Y)
+		}
+		return "n"
 	}
 	for letter, kind := range gameOnly {
 		if kind == a.Kind {
@@ -91,10 +105,12 @@ func DecodeAction(data string) (render.Action, error) {
 		a.Kind = kind
 	case isAtMove && len(f) == 3:
 		a.Kind = moveKind
-	case f[0] == "p" && len(f) == 5:
+	case f[0] == "p" && (len(f) == 5 || len(f) == 7):
 		a.Kind = render.Place
 	case f[0] == "s" && len(f) == 4:
 		a.Kind = render.Scroll
+	case f[0] == "n" && len(f) == 4:
+		a.Kind = render.Noop
 	default:
 		return bad("unknown kind")
 	}
@@ -116,6 +132,12 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.MoveNo, a.Cell = nums[0], engine.Point{X: nums[1], Y: nums[2]}
+		if len(nums) == 5 {
+			if nums[3] >= engine.MaxSize || nums[4] >= engine.MaxSize || nums[3]+nums[4] == 0 {
+				return bad("window")
+			}
+			a.Window = engine.Point{X: nums[3], Y: nums[4]}
+		}
 	case render.Scroll:
 		if nums[0] >= engine.MaxSize || nums[1] >= engine.MaxSize {
 			return bad("out of range")
@@ -126,6 +148,11 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.MoveNo = nums[0]
+	case render.Noop:
+		if nums[0] >= engine.MaxSize || nums[1] >= engine.MaxSize {
+			return bad("out of range")
+		}
+		a.Cell = engine.Point{X: nums[0], Y: nums[1]}
 	}
 	return a, nil
 }

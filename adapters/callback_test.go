@@ -13,17 +13,22 @@ import (
 func TestActionRoundTrip(t *testing.T) {
 	for _, a := range []render.Action{
 		{Kind: render.Noop},
+		{Kind: render.Noop, Game: session.GameID(strings.Repeat("z", 16)), Cell: engine.Point{X: 18, Y: 18}},
 		{Kind: render.Resign, Game: "zz9"},
 		{Kind: render.Rematch, Game: "a"},
 		{Kind: render.Accept, Game: "b"},
 		{Kind: render.Decline, Game: "c"},
 		{Kind: render.Cancel, Game: "d"},
+		{Kind: render.Show, Game: "f9"},
 		{Kind: render.Scroll, Game: "e", Window: engine.Point{X: 11, Y: 0}},
 		{Kind: render.Place, Game: "1", MoveNo: 0, Cell: engine.Point{}},
 		{Kind: render.Place, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}},
 		{Kind: render.Undo, Game: "f", MoveNo: 0},
 		{Kind: render.UndoAccept, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 361},
 		{Kind: render.UndoDecline, Game: "g", MoveNo: 12},
+		{Kind: render.Place, Game: "g", MoveNo: 3, Cell: engine.Point{X: 4, Y: 5}, Window: engine.Point{X: 0, Y: 2}},
+		// The longest data of all: Telegram takes up to 64 bytes.
+		{Kind: render.Place, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}, Window: engine.Point{X: 18, Y: 18}},
 	} {
 		data := EncodeAction(a)
 		if len(data) > MaxCallbackLen {
@@ -40,7 +45,8 @@ func TestDecodeRefusesForgedData(t *testing.T) {
 	for _, data := range []string{
 		"", "x", "p", "p:1:2:3", "p:1:2:3:4:5", "p::0:0:0", "p:A:0:0:0", "p:1:-1:0:0", "p:1:01:0:0",
 		"p:1:0:19:0", "p:1:0:0:99", "p:1:+1:0:0", "p:1:0:0:0 ", "r:", "r:1:2", "n:1",
-		"p:" + strings.Repeat("a", 17) + ":0:0:0", "s:1:0", "s:1:0:19", "s:1:0:0:0", "a:1:0", "R", "x:1", strings.Repeat("p:1:0:0:0", 10), "p:1:99999:0:0", "p:ü:0:0:0",
+		"p:" + strings.Repeat("a", 17) + ":0:0:0", "s:1:0", "s:1:0:19", "s:1:0:0:0", "a:1:0", "R", "x:1", "n:1:0", "n:1:19:0", "n::0:0", "n:1:0:0:0",
+		"p:1:0:0:0:0:0", "p:1:0:0:0:1", "p:1:0:0:0:19:0", "p:1:0:0:0:0:01", "p:1:0:0:0:1:0:0", strings.Repeat("p:1:0:0:0", 10), "p:1:99999:0:0", "p:ü:0:0:0",
 		"u:1", "u:1:", "u:1:01", "u:1:362", "u:1:2:3", "y:1", "x:1:-1", "u::0",
 	} {
 		if a, err := DecodeAction(data); !errors.Is(err, ErrBadCallback) {
@@ -50,7 +56,7 @@ func TestDecodeRefusesForgedData(t *testing.T) {
 }
 
 func FuzzDecodeAction(f *testing.F) {
-	for _, s := range []string{"p:1a:5:7:7", "r:9", "n", "p:1:0:0:0", "p:zz:360:18:18", "s:1:4:8", "R:7", "a:1", "d:2", "c:3", "u:1:4", "y:2:9", "x:3:0"} {
+	for _, s := range []string{"p:1a:5:7:7", "r:9", "n", "p:1:0:0:0", "p:zz:360:18:18", "s:1:4:8", "R:7", "a:1", "d:2", "c:3", "n:1:2:2", "p:b:7:9:9:3:2", "u:1:4", "y:2:9", "x:3:0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {

@@ -88,18 +88,24 @@ var (
 )
 
 // CommandError is a command the grammar refuses; it carries the catalog
-// message that explains it with an example.
+// message that explains it with an example of that command.
 type CommandError struct {
 	Key render.Key
 	Arg string
+	// Command is the refused command, such as "/stats", for the messages
+	// that name it (render.MsgNoArguments).
+	Command string
 }
 
 func (e *CommandError) Error() string { return fmt.Sprintf("adapters: %s: %q", e.Key, e.Arg) }
 
 // Message returns the catalog key and argument that explain the refusal.
 func (e *CommandError) Message() (render.Key, []any) {
-	if e.Key == render.MsgBadRules || e.Key == render.MsgBadLang || e.Key == render.MsgDuelByName {
+	switch e.Key {
+	case render.MsgBadRules, render.MsgBadDuelRules, render.MsgBadLang, render.MsgDuelByName:
 		return e.Key, nil
+	case render.MsgNoArguments:
+		return e.Key, []any{e.Arg, e.Command}
 	}
 	return e.Key, []any{e.Arg}
 }
@@ -128,7 +134,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	switch name {
 	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo:
 		if len(args) > 0 {
-			return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
+			return Command{}, &CommandError{Key: render.MsgNoArguments, Arg: args[0], Command: "/" + name}
 		}
 		return Command{Name: name}, nil
 	case CmdPlay:
@@ -144,7 +150,7 @@ func ParseCommand(text, botName string) (Command, error) {
 		case len(args) == 1 && strings.EqualFold(args[0], "hard"):
 			return Command{Name: name, Board: session.ByHardWins}, nil
 		}
-		return Command{}, &CommandError{Key: render.MsgBadArgument, Arg: args[len(args)-1]}
+		return Command{}, &CommandError{Key: render.MsgBadTopArgument, Arg: args[len(args)-1]}
 	case CmdLang:
 		if len(args) == 1 {
 			if l := strings.ToLower(args[0]); l == string(render.English) || l == string(render.Chinese) {
@@ -227,13 +233,13 @@ func parsePlay(args []string) (PlayArgs, error) {
 // the game options of /play and the challenger's colour, in any order. A
 // level is refused: people play duels. A first word that is no option is
 // taken for a display name, which identifies nobody, and refused with
-// render.MsgDuelByName.
+// render.MsgDuelByName. Other refusals give /duel's own examples.
 func parseDuel(args []string) (DuelArgs, error) {
 	d := DefaultDuel()
 	if len(args) > 0 && strings.HasPrefix(args[0], "@") {
 		name := args[0][1:]
 		if !validUsername(name) {
-			return d, &CommandError{Key: render.MsgBadArgument, Arg: args[0]}
+			return d, &CommandError{Key: render.MsgBadDuelArgument, Arg: args[0]}
 		}
 		d.Opponent, args = name, args[1:]
 	} else if len(args) > 0 {
@@ -244,11 +250,21 @@ func parseDuel(args []string) (DuelArgs, error) {
 		}
 	}
 	for _, arg := range args {
-		if _, err := engine.ParseLevel(strings.ToLower(arg)); err == nil || strings.HasPrefix(arg, "@") {
-			return d, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+		if _, err := engine.ParseLevel(strings.ToLower(arg)); err == nil {
+			return d, &CommandError{Key: render.MsgDuelLevel, Arg: arg}
+		}
+		if strings.HasPrefix(arg, "@") {
+			return d, &CommandError{Key: render.MsgBadDuelArgument, Arg: arg}
 		}
 	}
 	p, err := parsePlay(args)
+	var ce *CommandError
+	if errors.As(err, &ce) {
+		key := map[render.Key]render.Key{render.MsgBadArgument: render.MsgBadDuelArgument, render.MsgBadRules: render.MsgBadDuelRules}[ce.Key]
+		if key != "" {
+			err = &CommandError{Key: key, Arg: ce.Arg}
+		}
+	}
 	d.Rules = p.Rules
 	side := false
 	for _, arg := range args {

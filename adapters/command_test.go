@@ -49,7 +49,7 @@ func TestParseCommandRefusals(t *testing.T) {
 		{"/play 5x5 k6", render.MsgBadRules, nil},
 		{"/play k2", render.MsgBadRules, nil},
 		{"/play 07x7", render.MsgBadArgument, nil},
-		{"/resign now", render.MsgBadArgument, nil},
+		{"/resign now", render.MsgNoArguments, nil},
 		{"/play " + strings.Repeat("hard ", 50), render.MsgTooLong, nil},
 		{strings.Repeat("chatter ", 50), "", ErrNotCommand},
 		{"hello", "", ErrNotCommand},
@@ -150,23 +150,23 @@ func TestParseDuelAndFriends(t *testing.T) {
 		}
 	}
 	for in, key := range map[string]render.Key{
-		"/duel hard":                        render.MsgBadArgument,
-		"/duel gomoku @bob":                 render.MsgBadArgument,
-		"/duel @":                           render.MsgBadArgument,
-		"/duel @a b":                        render.MsgBadArgument,
-		"/duel @bob @carol":                 render.MsgBadArgument,
-		"/duel 2x2":                         render.MsgBadRules,
+		"/duel hard":                        render.MsgDuelLevel,
+		"/duel gomoku @bob":                 render.MsgBadDuelArgument,
+		"/duel @":                           render.MsgBadDuelArgument,
+		"/duel @a b":                        render.MsgBadDuelArgument,
+		"/duel @bob @carol":                 render.MsgBadDuelArgument,
+		"/duel 2x2":                         render.MsgBadDuelRules,
 		"/duel alice":                       render.MsgDuelByName,
 		"/duel Alice Smith 7x7":             render.MsgDuelByName,
-		"/duel 7x7 alice":                   render.MsgBadArgument,
-		"/duel first second":                render.MsgBadArgument,
-		"/accept 3":                         render.MsgBadArgument,
-		"/top easy":                         render.MsgBadArgument,
-		"/top hard hard":                    render.MsgBadArgument,
+		"/duel 7x7 alice":                   render.MsgBadDuelArgument,
+		"/duel first second":                render.MsgBadDuelArgument,
+		"/accept 3":                         render.MsgNoArguments,
+		"/top easy":                         render.MsgBadTopArgument,
+		"/top hard hard":                    render.MsgBadTopArgument,
 		"/lang":                             render.MsgBadLang,
 		"/lang fr":                          render.MsgBadLang,
 		"/lang en zh":                       render.MsgBadLang,
-		"/duel @" + strings.Repeat("x", 33): render.MsgBadArgument,
+		"/duel @" + strings.Repeat("x", 33): render.MsgBadDuelArgument,
 	} {
 		_, err := ParseCommand(in, "")
 		var ce *CommandError
@@ -177,6 +177,41 @@ func TestParseDuelAndFriends(t *testing.T) {
 		for _, l := range render.Langs {
 			if msg := render.ErrorText(l, err); strings.Contains(msg, "%!") || msg == render.T(l, render.MsgInternal) {
 				t.Errorf("ParseCommand(%q) message in %s: %q", in, l, msg)
+			}
+		}
+	}
+}
+
+// TestRefusalsShowTheirOwnCommand checks that a refused command is
+// answered with that command's usage, never with an example of another
+// command, and that /duel never suggests a level it refuses.
+func TestRefusalsShowTheirOwnCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"/stats me":     "/stats",
+		"/top foo":      "/top",
+		"/top easy":     "/top",
+		"/duel hard":    "/duel",
+		"/duel purple":  "/duel",
+		"/duel 25x25":   "/duel",
+		"/resign now":   "/resign",
+		"/accept 3":     "/accept",
+		"/rematch 2":    "/rematch",
+		"/play purple":  "/play",
+		"/help me":      "/help",
+		"/start please": "/start",
+	} {
+		_, err := ParseCommand(in, "")
+		if err == nil {
+			t.Errorf("ParseCommand(%q) accepted", in)
+			continue
+		}
+		for _, l := range render.Langs {
+			msg := render.ErrorText(l, err)
+			if !strings.Contains(msg, want) || (want != "/play" && strings.Contains(msg, "/play")) {
+				t.Errorf("%q in %s: %q should show %s only", in, l, msg, want)
+			}
+			if strings.HasPrefix(in, "/duel") && (strings.Contains(msg, "hard ") || strings.Contains(msg, "easy") || strings.Contains(msg, "medium")) {
+				t.Errorf("%q in %s: %q suggests a level", in, l, msg)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/boardbot/boardbot/engine"
@@ -44,11 +45,27 @@ type Reply struct {
 	Edit string
 	// Window is the top-left cell of the board window to show on a board
 	// larger than the keyboard (render.BoardKeyboard's window); nil shows
-	// the window around the last move.
+	// the window around the last move. Adapters read it with WindowIn.
 	Window *engine.Point
+	// Follow says Window is where the window was when a move was made: it
+	// stays there only while it holds the last move (render.Follow).
+	Follow bool
 	// Notice is a short refusal for the acting user only (a toast or an
 	// ephemeral reply); the chat sees nothing.
 	Notice string
+	// Buttons, when set, go under Text: the answers to its question, such
+	// as the games of render.MsgWhichGame.
+	Buttons *render.Keyboard
+}
+
+// WindowIn returns the top-left cell of the window to show the reply's
+// game in with layout (nil: around the last move): Window, or, when Follow
+// is set, Window while it still holds the last move.
+func (r Reply) WindowIn(layout render.Layout) *engine.Point {
+	if r.Window == nil || !r.Follow || r.Game == nil {
+		return r.Window
+	}
+	return render.Follow(*r.Game, layout, *r.Window)
 }
 
 // Reasons of the refusals the dispatcher reports to the session's
@@ -100,6 +117,13 @@ func (d *Dispatcher) lang(ctx context.Context, req Request) render.Lang {
 // Command handles a typed command such as "/play hard". Text that is not a
 // command, or a command for another bot, gives an empty Reply.
 func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Reply {
+	r := d.command(ctx, req, text)
+	d.remember(ctx, d.actor(req), r)
+	return r
+}
+
+// command handles a typed command for Command.
+func (d *Dispatcher) command(ctx context.Context, req Request, text string) Reply {
 	cmd, err := ParseCommand(text, d.botName)
 	switch {
 	case errors.Is(err, ErrNotCommand), errors.Is(err, ErrOtherBot):
@@ -130,13 +154,18 @@ func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Repl
 		}
 		return Reply{Lang: lang, Game: &v}
 	case CmdResign:
-		v, err := d.mine(ctx, who)
-		if errors.Is(err, session.ErrNotFound) {
+		t, err := d.target(ctx, who)
+		switch {
+		case errors.Is(err, session.ErrNotFound):
 			return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+		case err != nil:
+			return d.refuse(lang, session.View{}, err, true)
+		case t.ended.ID() != "":
+			return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
+		case len(t.choose) > 0:
+			return d.askWhich(lang, t.choose)
 		}
-		if err == nil {
-			v, err = d.svc.Resign(ctx, who, v.ID())
-		}
+		v, err := d.svc.Resign(ctx, who, t.game.ID())
 		if err != nil {
 			return d.refuse(lang, v, err, true)
 		}
@@ -193,11 +222,21 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 
 // undo answers a typed /undo: in the duel where the opponent asks for a
 // takeback it accepts it, else it takes back (or asks to take back) the
-// user's last move in their running game.
+// user's last move in the game on screen (see target).
 func (d *Dispatcher) undo(ctx context.Context, lang render.Lang, who session.Actor) Reply {
 	v, err := d.asked(ctx, who)
 	if errors.Is(err, session.ErrNotFound) {
-		v, err = d.mine(ctx, who)
+		var t aim
+		t, err = d.target(ctx, who)
+		switch {
+		case err != nil:
+		case t.ended.ID() != "":
+			return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
+		case len(t.choose) > 0:
+			return d.askWhich(lang, t.choose)
+		default:
+			v = t.game
+		}
 	}
 	if errors.Is(err, session.ErrNotFound) {
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
@@ -238,7 +277,10 @@ func (d *Dispatcher) asked(ctx context.Context, who session.Actor) (session.View
 // reply, call it instead of Command, so that the challenge is bound to
 // the member's id. The adapter shows the challenge as a new message.
 func (d *Dispatcher) Duel(ctx context.Context, req Request, args DuelArgs, opponent session.User) Reply {
-	return d.duel(ctx, d.lang(ctx, req), d.actor(req), args, opponent)
+	who := d.actor(req)
+	r := d.duel(ctx, d.lang(ctx, req), who, args, opponent)
+	d.remember(ctx, who, r)
+	return r
 }
 
 // duel makes a challenge; the adapter shows it as a new message.
@@ -378,42 +420,107 @@ func (d *Dispatcher) top(ctx context.Context, lang render.Lang, who session.Acto
 	return Reply{Lang: lang, Text: strings.Join(lines, "\n")}
 }
 
-// Resume returns the user's running game in the chat to show again, or an
-// empty Reply when there is none.
+// Resume returns the user's running game in the chat to show again (the
+// one they last saw, else the newest), or an empty Reply when there is
+// none.
 func (d *Dispatcher) Resume(ctx context.Context, req Request) Reply {
-	v, err := d.mine(ctx, d.actor(req))
+	who := d.actor(req)
+	t, err := d.target(ctx, who)
 	if err != nil {
 		return Reply{}
 	}
-	return Reply{Lang: d.lang(ctx, req), Game: &v}
+	v := t.game
+	if v.ID() == "" && len(t.choose) > 0 {
+		v = t.choose[len(t.choose)-1]
+	}
+	if v.ID() == "" {
+		return Reply{}
+	}
+	r := Reply{Lang: d.lang(ctx, req), Game: &v}
+	d.remember(ctx, who, r)
+	return r
 }
 
-// mine returns the running game a typed move or /resign is for: the
-// user's game against the AI in the chat, else their newest duel where it
-// is their turn, else their newest duel; ErrNotFound when they play none.
-func (d *Dispatcher) mine(ctx context.Context, who session.Actor) (session.View, error) {
-	v, err := d.svc.Running(ctx, who)
-	if !errors.Is(err, session.ErrNotFound) {
-		return v, err
+// aim is where a typed move or /resign goes: one game, or, when that is
+// not clear, the running games to ask between, or the game the user last
+// saw when it has ended and no other is running.
+type aim struct {
+	game   session.View
+	choose []session.View
+	ended  session.View
+}
+
+// target returns where the user's typed move or /resign goes: the game
+// they last saw or touched in the chat (Service.Focus) while it runs;
+// else their one running game, unless the game they last saw has ended;
+// else a choice between their running games. It returns ErrNotFound when
+// the user plays nothing in the chat and has seen no game end.
+func (d *Dispatcher) target(ctx context.Context, who session.Actor) (aim, error) {
+	var seen session.View
+	id, err := d.svc.Focus(ctx, who)
+	switch {
+	case err == nil:
+		v, err := d.svc.Game(ctx, id)
+		if err == nil && v.Platform() == d.platform && v.Chat() == who.Chat && v.SideOf(who.User.ID) != 0 {
+			if v.Status() == session.Running {
+				return aim{game: v}, nil
+			}
+			seen = v
+		}
+	case !errors.Is(err, session.ErrNotFound):
+		return aim{}, err
 	}
 	live, err := d.svc.Live(ctx, who)
 	if err != nil {
-		return session.View{}, err
+		return aim{}, err
 	}
-	var best session.View
+	var running []session.View
 	for _, v := range live {
-		me := v.SideOf(who.User.ID)
-		if v.Status() != session.Running || me == 0 {
+		if v.Status() == session.Running && v.SideOf(who.User.ID) != 0 {
+			running = append(running, v)
+		}
+	}
+	ended := seen.ID() != "" && seen.Status().Over()
+	switch {
+	case len(running) == 0 && ended:
+		return aim{ended: seen}, nil
+	case len(running) == 0:
+		return aim{}, fmt.Errorf("adapters: no running game of %q: %w", who.User.ID, session.ErrNotFound)
+	case len(running) == 1 && !ended:
+		return aim{game: running[0]}, nil
+	}
+	return aim{choose: running}, nil
+}
+
+// askWhich asks which of games a typed move or /resign is for, with a
+// button per game.
+func (d *Dispatcher) askWhich(lang render.Lang, games []session.View) Reply {
+	kb := render.ChoiceKeyboard(games, lang)
+	return Reply{Lang: lang, Text: render.T(lang, render.MsgWhichGame), Buttons: &kb}
+}
+
+// remember records the game a reply shows as the one the acting user
+// last saw (Service.SetFocus), when they play it in the request's chat. A
+// duel with no move yet, just accepted, is on screen for both its
+// players. A failure is logged: it costs only the choice of game of a
+// later typed move.
+func (d *Dispatcher) remember(ctx context.Context, who session.Actor, r Reply) {
+	if r.Game == nil || r.Game.Platform() != d.platform || r.Game.Chat() != who.Chat {
+		return
+	}
+	v := *r.Game
+	users := []session.User{who.User}
+	if v.Status() == session.Running && v.MoveNo() == 0 {
+		users = []session.User{v.Seat(engine.Black).User, v.Seat(engine.White).User}
+	}
+	for _, u := range users {
+		if u.ID == "" || v.SideOf(u.ID) == 0 {
 			continue
 		}
-		if best.ID() == "" || v.ToMove() == me || best.ToMove() != me {
-			best = v
+		if err := d.svc.SetFocus(ctx, session.Actor{Platform: d.platform, Chat: who.Chat, User: u}, v.ID()); err != nil {
+			d.log.Warn("recording the game on screen", "platform", d.platform, "game", v.ID(), "err", err)
 		}
 	}
-	if best.ID() == "" {
-		return session.View{}, fmt.Errorf("adapters: no running game of %q: %w", who.User.ID, session.ErrNotFound)
-	}
-	return best, nil
 }
 
 // Tap handles the callback data of a tapped button on message
@@ -422,13 +529,20 @@ func (d *Dispatcher) mine(ctx context.Context, who session.Actor) (session.View,
 // become the game's own; any other tap is refused and changes nothing, so
 // that forged data cannot repaint someone else's message.
 func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
+	r := d.tap(ctx, req, data)
+	d.remember(ctx, d.actor(req), r)
+	return r
+}
+
+// tap handles a tapped button for Tap.
+func (d *Dispatcher) tap(ctx context.Context, req Request, data string) Reply {
 	lang := d.lang(ctx, req)
 	a, err := DecodeAction(data)
 	if err != nil {
 		d.svc.Refused(d.platform, ReasonBadCallback)
 		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
 	}
-	if a.Kind == render.Noop {
+	if a.Kind == render.Noop && a.Game == "" {
 		return Reply{Lang: lang}
 	}
 	shown, err := d.svc.Game(ctx, a.Game)
@@ -444,7 +558,7 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 		d.svc.Refused(d.platform, ReasonBadCallback)
 		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
 	}
-	r := d.tap(ctx, lang, req, a, shown)
+	r := d.apply(ctx, lang, req, a, shown)
 	if r.Game != nil && r.Game.ID() == a.Game && r.Edit == req.Message && shown.Message() != req.Message {
 		// A board the game was not bound to, such as one sent just before
 		// a crash: it becomes the game's own message.
@@ -455,9 +569,9 @@ func (d *Dispatcher) Tap(ctx context.Context, req Request, data string) Reply {
 	return r
 }
 
-// tap applies action a, tapped on message req.Message which shows game
+// apply applies action a, tapped on message req.Message which shows game
 // shown.
-func (d *Dispatcher) tap(ctx context.Context, lang render.Lang, req Request, a render.Action, shown session.View) Reply {
+func (d *Dispatcher) apply(ctx context.Context, lang render.Lang, req Request, a render.Action, shown session.View) Reply {
 	who := d.actor(req)
 	var v session.View
 	var err error
@@ -484,8 +598,18 @@ func (d *Dispatcher) tap(ctx context.Context, lang render.Lang, req Request, a r
 		// Moving the window changes no game; anyone in the game's chat
 		// may move it.
 		return Reply{Lang: lang, Game: &shown, Edit: req.Message, Window: &a.Window}
+	case render.Noop:
+		return d.noop(ctx, lang, req, a)
+	case render.Show:
+		return d.show(ctx, lang, req, a.Game)
 	default:
 		return Reply{Lang: lang}
+	}
+	// A cell keeps the window it was tapped in (while that holds the last
+	// move); other buttons show the window around the last move.
+	var window *engine.Point
+	if a.Kind == render.Place {
+		window = &a.Window
 	}
 	if err != nil {
 		r := d.refuse(lang, v, err, false)
@@ -493,9 +617,55 @@ func (d *Dispatcher) tap(ctx context.Context, lang render.Lang, req Request, a r
 			r.Game = d.current(ctx, a.Game)
 		}
 		if r.Game != nil {
-			r.Edit = req.Message
+			r.Edit, r.Window, r.Follow = req.Message, window, window != nil
 		}
 		return r
+	}
+	return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: window, Follow: window != nil}
+}
+
+// show answers an answer of render.MsgWhichGame: the game, as a new
+// message (Tap then records it as the one on screen), while it runs and
+// the tapper plays it.
+func (d *Dispatcher) show(ctx context.Context, lang render.Lang, req Request, id session.GameID) Reply {
+	v, err := d.svc.Game(ctx, id)
+	if err == nil && (v.Platform() != d.platform || v.Chat() != req.Chat) {
+		err = fmt.Errorf("adapters: show game %s from another chat: %w", id, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case v.SideOf(req.User.ID) == 0:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNotAPlayer)}
+	case v.Status() != session.Running:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgGameOver)}
+	}
+	return Reply{Lang: lang, Game: &v}
+}
+
+// noop answers the tap of a cell that takes no stone: the game is over,
+// or the cell is taken. A cell found empty in a running game is on a board
+// left behind, which is shown again. A control that does nothing answers
+// nothing.
+func (d *Dispatcher) noop(ctx context.Context, lang render.Lang, req Request, a render.Action) Reply {
+	if a.Game == "" {
+		return Reply{Lang: lang}
+	}
+	v, err := d.svc.Game(ctx, a.Game)
+	if err == nil && (v.Platform() != d.platform || v.Chat() != req.Chat) {
+		err = fmt.Errorf("adapters: cell of game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case v.Status().Over():
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgGameOver)}
+	case v.Status() != session.Running:
+		return Reply{Lang: lang}
+	case a.Cell.X >= v.Rules().Width || a.Cell.Y >= v.Rules().Height:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgOffBoard)}
+	case v.Board().At(a.Cell) != engine.Empty:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgCellTaken)}
 	}
 	return Reply{Lang: lang, Game: &v, Edit: req.Message}
 }
@@ -523,20 +693,40 @@ func (d *Dispatcher) Expired(ctx context.Context, v session.View) Reply {
 }
 
 // Move handles typed text that may be a coordinate such as "h8": a stone
-// in the user's running game in the chat (against the AI, else the duel
-// where it is their turn). Text that is not a coordinate, or a user with
-// no running game, gives an empty Reply, so that ordinary chat is left
-// alone.
+// in the game the user last saw or touched in the chat (see target). When
+// that game has ended it says so, and when it is not clear which game is
+// meant it asks, with a button per game. Text that is not a coordinate,
+// or a user with no game, gives an empty Reply, so that ordinary chat is
+// left alone.
 func (d *Dispatcher) Move(ctx context.Context, req Request, text string) Reply {
 	text = strings.TrimSpace(text)
 	if len(text) == 0 || len(text) > 4 {
 		return Reply{}
 	}
-	v, err := d.mine(ctx, d.actor(req))
+	who := d.actor(req)
+	t, err := d.target(ctx, who)
 	if err != nil {
 		return Reply{}
 	}
 	lang := d.lang(ctx, req)
+	coord := func(v session.View) bool {
+		_, err := render.ParseCoord(text, v.Rules())
+		return err == nil
+	}
+	switch {
+	case t.ended.ID() != "":
+		if !coord(t.ended) && !looksLikeCoord(text) {
+			return Reply{}
+		}
+		d.svc.Refused(d.platform, session.Reason(session.ErrGameOver))
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
+	case len(t.choose) > 0:
+		if !slices.ContainsFunc(t.choose, coord) && !looksLikeCoord(text) {
+			return Reply{}
+		}
+		return d.askWhich(lang, t.choose)
+	}
+	v := t.game
 	p, err := render.ParseCoord(text, v.Rules())
 	if err != nil {
 		if looksLikeCoord(text) {
@@ -545,11 +735,13 @@ func (d *Dispatcher) Move(ctx context.Context, req Request, text string) Reply {
 		}
 		return Reply{}
 	}
-	v, err = d.svc.Place(ctx, d.actor(req), session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: p})
+	v, err = d.svc.Place(ctx, who, session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: p})
 	if err != nil {
 		return d.refuse(lang, v, err, true)
 	}
-	return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+	r := Reply{Lang: lang, Game: &v, Edit: v.Message()}
+	d.remember(ctx, who, r)
+	return r
 }
 
 // Bind records that message shows the game, so that later typed moves

@@ -112,8 +112,11 @@ func TestDuelTypedMovesAndRematchTaps(t *testing.T) {
 	if acc.Game.Status() != session.Won {
 		t.Fatalf("game %s", acc.Game.Status())
 	}
-	if r := d.Move(ctx, req("bob"), "c1"); r != (Reply{}) {
-		t.Fatalf("typed move with no running game: %+v", r)
+	if r := d.Move(ctx, req("bob"), "c1"); r.Text != render.T(render.English, render.MsgTypedGameOver) || r.Game != nil {
+		t.Fatalf("typed move after the game ended: %+v", r)
+	}
+	if r := d.Move(ctx, req("carol"), "c1"); r != (Reply{}) {
+		t.Fatalf("typed move of someone with no game: %+v", r)
 	}
 	first := tapAction(t, d, req("bob"), *acc.Game, render.Rematch)
 	if first.Game == nil || first.Edit != "" || first.Game.SideOf("id-bob") != 1 {

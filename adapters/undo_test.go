@@ -62,7 +62,7 @@ func TestUndoAgainstTheAIByCommandAndButton(t *testing.T) {
 	if r := tapAction(t, d, alice, now, render.Undo); r.Notice != render.T(render.English, render.MsgGameOver) {
 		t.Fatalf("↩️ after the end: %+v", r)
 	}
-	if r := d.Command(ctx, alice, "/undo"); r.Text != render.T(render.English, render.MsgNoGame) {
+	if r := d.Command(ctx, alice, "/undo"); r.Text != render.T(render.English, render.MsgTypedGameOver) {
 		t.Fatalf("/undo after the end: %+v", r)
 	}
 	if end.Game == nil || end.Game.Status() != session.Resigned {

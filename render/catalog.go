@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/boardbot/boardbot/engine"
@@ -327,3 +328,80 @@ const (
 	MsgStatsTakebacks Key = "stats_takebacks"
 	MsgHelpUndo       Key = "help_undo"
 )
+
+// The messages that say what is wrong with a refused command, button
+// number or typed move, and the question of which game a typed move is
+// for.
+const (
+	// MsgNoArguments refuses an argument (the first %q) of a command (the
+	// second %s) that takes none.
+	MsgNoArguments Key = "no_arguments"
+	// MsgBadTopArgument refuses an argument of /top.
+	MsgBadTopArgument Key = "bad_top_argument"
+	// MsgBadDuelArgument refuses an argument of /duel.
+	MsgBadDuelArgument Key = "bad_duel_argument"
+	// MsgDuelLevel refuses an AI level given to /duel.
+	MsgDuelLevel Key = "duel_level"
+	// MsgBadDuelRules refuses the board of a /duel.
+	MsgBadDuelRules Key = "bad_duel_rules"
+	// MsgBadAs refuses the argument of the terminal's /as.
+	MsgBadAs Key = "bad_as"
+	// MsgNoButton refuses a typed button number (%s) that no button on
+	// screen has; %d is the highest that does.
+	MsgNoButton Key = "no_button"
+	// MsgNoButtons refuses a typed button number when none is on screen.
+	MsgNoButtons Key = "no_buttons"
+	// MsgTypedGameOver refuses a typed move for a game that has ended.
+	MsgTypedGameOver Key = "typed_game_over"
+	// MsgWhichGame asks which of the user's games a typed move or /resign
+	// is for, above a button per game.
+	MsgWhichGame Key = "which_game"
+	// MsgWindow says which cells the buttons of a board window are: its
+	// first and last columns, and its lowest and highest rows.
+	MsgWindow Key = "window"
+)
+
+// refusalCatalog holds the messages of the block above; init adds them to
+// the catalog.
+var refusalCatalog = map[Key]map[Lang]string{
+	MsgNoArguments: {
+		English: "I don't understand %q: %s takes nothing after it.",
+		Chinese: "无法理解 %q：%s 后面不带参数。",
+	},
+	MsgBadTopArgument: {
+		English: "I don't understand %q. Try /top, or /top hard for wins against hard.",
+		Chinese: "无法理解 %q。试试 /top，或用 /top hard 看战胜 hard 的次数。",
+	},
+	MsgBadDuelArgument: {
+		English: "I don't understand %q. Example: /duel @friend 7x7 first",
+		Chinese: "无法理解 %q。例如：/duel @friend 7x7 first",
+	},
+	MsgDuelLevel: {
+		English: "A duel is between people, so it takes no level like %q. Example: /duel @friend gomoku",
+		Chinese: "对战是玩家之间的，不带 %q 这样的难度。例如：/duel @friend gomoku",
+	},
+	MsgBadDuelRules: {
+		English: "Boards go from 3x3 to 19x19, and K from 3 to the shorter side. Example: /duel 9x9 k5",
+		Chinese: "棋盘从 3x3 到 19x19，K 从 3 到较短的边长。例如：/duel 9x9 k5",
+	},
+	MsgBadAs: {
+		English: "I don't understand %q. Example: /as bob to type as bob, /as alone to be yourself again.",
+		Chinese: "无法理解 %q。例如：/as bob 以 bob 的身份输入，单独 /as 切回自己。",
+	},
+	MsgNoButton: {
+		English: "No button %s — type one of 1–%d.",
+		Chinese: "没有按钮 %s——请输入 1–%d 中的一个。",
+	},
+	MsgNoButtons: {
+		English: "There are no buttons to type now. Start a game with /play.",
+		Chinese: "现在没有可以输入的按钮。用 /play 开始一局。",
+	},
+	MsgTypedGameOver: {English: "That game is over; /rematch or /play.", Chinese: "那局棋已经结束；/rematch 或 /play。"},
+	MsgWhichGame:     {English: "Which game?", Chinese: "哪一局？"},
+	MsgWindow: {
+		English: "The buttons are columns %s–%s, rows %s–%s.",
+		Chinese: "按钮是第 %s–%s 列、第 %s–%s 行。",
+	},
+}
+
+func init() { maps.Copy(catalog, refusalCatalog) }

@@ -11,7 +11,9 @@ import (
 type ActionKind uint8
 
 const (
-	// Noop does nothing: an occupied cell or a finished game's board.
+	// Noop places nothing: an occupied cell or a cell of a finished
+	// game's board, which carries Game and Cell so that a tap can be told
+	// why, or a control with nothing to do, which carries nothing.
 	Noop ActionKind = iota
 	// Place puts a stone on Cell as move MoveNo.
 	Place
@@ -37,6 +39,9 @@ const (
 	// UndoDecline turns down the opponent's takeback request in Game, at
 	// move MoveNo.
 	UndoDecline
+	// Show shows the game Game in a new message and makes it the one the
+	// tapper's typed moves go to: an answer of ChoiceKeyboard.
+	Show
 )
 
 // Action is what a button does when tapped: everything needed to act on it
@@ -46,7 +51,9 @@ type Action struct {
 	Game   session.GameID
 	MoveNo int
 	Cell   engine.Point
-	// Window is the top-left cell of the board window to show (Scroll).
+	// Window is the top-left cell of the board window to show (Scroll),
+	// or of the window the cell was tapped in (Place on a board larger
+	// than the keyboard), so that the window stays where it is.
 	Window engine.Point
 }
 
@@ -146,12 +153,15 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 		row := make([]Button, 0, win.Width)
 		for x := win.Origin.X; x < win.Origin.X+win.Width; x++ {
 			p := engine.Point{X: x, Y: y}
-			btn := Button{Label: emptyLabel}
+			btn := Button{Label: emptyLabel, Action: Action{Kind: Noop, Game: v.ID(), Cell: p}}
 			switch s := b.At(p); {
 			case s != engine.Empty:
 				btn.Label = g.cell(s, slices.Contains(marked, p))
 			case running:
 				btn.Action = Action{Kind: Place, Game: v.ID(), MoveNo: v.MoveNo(), Cell: p}
+				if partial {
+					btn.Action.Window = win.Origin
+				}
 				fallthrough
 			default:
 				if partial {

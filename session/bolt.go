@@ -30,10 +30,11 @@ var (
 	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → the update, received but not handled
 	bucketUpdates      = []byte("updates")      // platform, update id → updateRecord of a handled update
 	bucketUpdateTimes  = []byte("updatetimes")  // time marked, platform, update id → nothing
+	bucketFocus        = []byte("focus")        // platform, chat, user → id of the game the user last saw or touched
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
-		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes,
+		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
 	}
 )
 
@@ -593,6 +594,21 @@ func (t boltTx) PutUserSettings(p Platform, userID string, s UserSettings) error
 	}
 	if err != nil {
 		return fmt.Errorf("session: put settings of user %q: %w", userID, err)
+	}
+	return nil
+}
+
+func (t boltTx) Focus(p Platform, chat, userID string) (GameID, error) {
+	id := t.tx.Bucket(bucketFocus).Get(userKey(p, chat, userID))
+	if id == nil {
+		return "", fmt.Errorf("session: focus of %q in %s chat %q: %w", userID, p, chat, ErrNotFound)
+	}
+	return GameID(id), nil
+}
+
+func (t boltTx) PutFocus(p Platform, chat, userID string, id GameID) error {
+	if err := t.tx.Bucket(bucketFocus).Put(userKey(p, chat, userID), []byte(id)); err != nil {
+		return fmt.Errorf("session: put focus of %q in %s chat %q: %w", userID, p, chat, err)
 	}
 	return nil
 }

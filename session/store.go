@@ -94,4 +94,10 @@ type Tx interface {
 	UserSettings(p Platform, userID string) (UserSettings, error)
 	// PutUserSettings stores the user's settings.
 	PutUserSettings(p Platform, userID string, s UserSettings) error
+	// Focus returns the id of the game the user last saw or touched in
+	// the chat, or ErrNotFound.
+	Focus(p Platform, chat, userID string) (GameID, error)
+	// PutFocus records id as the game the user last saw or touched in the
+	// chat.
+	PutFocus(p Platform, chat, userID string, id GameID) error
 }

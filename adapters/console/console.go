@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -27,6 +28,10 @@ const chatID = "terminal"
 // messagePrefix starts the id of the terminal "message" that shows a game:
 // each game is its own message, named after the game.
 const messagePrefix = "msg-"
+
+// questionMessage is the id of the terminal "message" of a question, such
+// as which game a typed move is for, whose answers are buttons.
+const questionMessage = "question"
 
 // Console reads commands, button numbers and coordinates from a reader
 // and writes boards and replies to a writer. Run is for one goroutine;
@@ -43,6 +48,9 @@ type Console struct {
 	// buttons are the buttons of the last message shown, numbered from 1
 	// in the order printed: the terminal's copy of its keyboard.
 	buttons []render.Button
+	// window is the top-left cell of the board window of message, when
+	// its buttons show part of the board: a typed move keeps it.
+	window  *engine.Point
 	expired chan session.View
 }
 
@@ -150,15 +158,19 @@ func (c *Console) handle(ctx context.Context, line string) {
 		c.show(ctx, c.d.Command(ctx, c.request(), line))
 		return
 	}
-	if n, err := strconv.Atoi(line); err == nil {
-		if n < 1 || n > len(c.buttons) {
-			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgBadCallback))
-			return
+	if isNumber(line) {
+		n, err := strconv.Atoi(line)
+		switch {
+		case len(c.buttons) == 0:
+			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButtons))
+		case err != nil || n < 1 || n > len(c.buttons):
+			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButton, shorten(line), len(c.buttons)))
+		default:
+			// The number picks a button of the keyboard shown last.
+			req := c.request()
+			req.HasButton = true
+			c.show(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
 		}
-		// The number picks a button of the keyboard shown last.
-		req := c.request()
-		req.HasButton = true
-		c.show(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
 		return
 	}
 	r := c.d.Move(ctx, c.request(), line)
@@ -166,6 +178,24 @@ func (c *Console) handle(ctx context.Context, line string) {
 		r = adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgHelp)}
 	}
 	c.show(ctx, r)
+}
+
+// isNumber reports whether s is a decimal integer, signed or not, of any
+// length: what a person types for a button.
+func isNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// maxEcho is how many bytes of a refused number the terminal repeats.
+const maxEcho = 12
+
+// shorten returns s, cut to maxEcho bytes with an ellipsis when longer.
+func shorten(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	return s[:maxEcho] + "…"
 }
 
 // switchUser makes NAME the user who types: "/as bob" plays as bob, and
@@ -178,7 +208,7 @@ func (c *Console) switchUser(args []string) {
 	case len(args) == 1 && len(args[0]) <= 32 && !strings.ContainsAny(args[0], "@/") && render.CleanName(args[0]) == args[0]:
 		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0], Handle: args[0]}
 	default:
-		fmt.Fprintln(c.out, render.T(lang, render.MsgBadArgument, render.CleanName(strings.Join(args, " "))))
+		fmt.Fprintln(c.out, render.T(lang, render.MsgBadAs, render.CleanName(strings.Join(args, " "))))
 		return
 	}
 	fmt.Fprintln(c.out, render.T(lang, render.MsgNowPlaying, render.SeatName(session.Seat{User: c.user}, lang)))
@@ -193,8 +223,20 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if r.Notice != "" {
 		fmt.Fprintln(c.out, "!", r.Notice)
 	}
+	if r.Buttons != nil {
+		// A question's answers stand for a message of their own.
+		var keys string
+		keys, c.buttons = render.KeyboardText(*r.Buttons)
+		c.message = questionMessage
+		fmt.Fprint(c.out, keys)
+	}
 	if r.Game == nil {
 		return
+	}
+	if r.Window == nil && r.Edit != "" && r.Edit == c.message && c.window != nil {
+		// A typed move in the game on screen: its window stays where it
+		// is, as a tapped cell's does.
+		r.Window, r.Follow = c.window, true
 	}
 	c.message = r.Edit
 	if r.Edit == "" {
@@ -203,10 +245,14 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
 		}
 	}
-	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.Window)
+	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
 	fmt.Fprintln(c.out)
 	fmt.Fprintln(c.out, text)
 	var keys string
 	keys, c.buttons = render.KeyboardText(kb)
 	fmt.Fprint(c.out, keys)
+	c.window = nil
+	if kb.Partial {
+		c.window = &kb.Window.Origin
+	}
 }

@@ -78,7 +78,7 @@ func TestBadInputGetsShortAnswers(t *testing.T) {
 		"Unknown command /dance",
 		"Boards go from 3x3 to 19x19",
 		`I don't understand "easy"`,
-		"That button doesn't work any more.",
+		"There are no buttons to type now.",
 		"You have no game here.",
 		`"z9" is not a cell of this board.`,
 	} {
@@ -107,5 +107,82 @@ func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
 	}
 	if !strings.Contains(boards[3], "▪️3️⃣"+strings.Repeat("🟫", 14)+"⚫\n") {
 		t.Errorf("button 88 did not place at o3:\n%s", boards[3])
+	}
+}
+
+// TestRefusedCommandsShowTheirOwnUsage checks, in a terminal session, that
+// each refused command is answered with its own usage rather than an
+// example of /play.
+func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/stats me\n/top foo\n/top easy\n/as a b\n/duel hard\n")
+	for _, want := range []string{
+		`I don't understand "me": /stats takes nothing after it.`,
+		`I don't understand "foo". Try /top, or /top hard`,
+		`I don't understand "easy". Try /top, or /top hard`,
+		`I don't understand "a b". Example: /as bob`,
+		`A duel is between people, so it takes no level like "hard". Example: /duel @friend gomoku`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "/play hard gomoku second") {
+		t.Errorf("a refusal suggests /play:\n%s", out)
+	}
+}
+
+// TestTakenCellAndFinishedGameSayWhy checks that typing the number of a
+// taken cell, or of a cell or a cell's name once the game is over, prints
+// why nothing was placed.
+func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play easy\n5\n5\n/resign\n1\nb2\n")
+	for _, want := range []string{"! That cell is taken.", "! This game is over.", "That game is over; /rematch or /play."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestNumbersOfNoButtonSayWhichExist checks that a typed number that is no
+// button on screen says so and which numbers are, whatever its size.
+func TestNumbersOfNoButtonSayWhichExist(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play\n0\n-1\n11\n999\n12345678901234567890\n")
+	for _, want := range []string{
+		"! No button 0 — type one of 1–10.",
+		"! No button -1 — type one of 1–10.",
+		"! No button 11 — type one of 1–10.",
+		"! No button 999 — type one of 1–10.",
+		"! No button 123456789012… — type one of 1–10.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "doesn't work any more") || strings.Contains(out, "/play [easy") {
+		t.Errorf("a number got the wrong answer:\n%s", out)
+	}
+}
+
+// TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside checks that on a
+// board wider than the keyboard the numbered window stays put from move
+// to move, by tapped number or typed coordinate, and says which cells it
+// holds; it moves only when the AI's reply falls outside it.
+func TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside(t *testing.T) {
+	// Button 1 is d13, the window's top-left cell; the AI answers e13,
+	// then g10 gets g11: both inside the window, which stays.
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ng10\n")
+	for _, want := range []string{
+		"⚫ you to move\nThe buttons are columns d–k, rows 3–13.\n[ 1] [ 2]",
+		"Last move: ⚪ e13\nThe buttons are columns d–k, rows 3–13.\n ⚫ ",
+		"Last move: ⚪ g11\nThe buttons are columns d–k, rows 3–13.\n ⚫ ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// After e12 the AI answers d14, above the window: it moves there.
+	out = run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ne12\n")
+	if !strings.Contains(out, "Last move: ⚪ d14\nThe buttons are columns a–h, rows 5–15.\n") {
+		t.Errorf("the window did not move to the AI's reply outside it:\n%s", out)
 	}
 }

@@ -128,3 +128,26 @@ func TestSweeperUpdatesTheConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTypedMoveGoesToTheGameOnScreen checks, across a restart, that a
+// typed move goes to the game last shown (the duel /accept showed), not
+// to the player's game against the AI; and that once that game is over
+// the player is asked which game, with a button per running game.
+func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	run(t, path, "/play easy\n/duel @bob first\n/as bob\n/accept\n/as\n")
+	out := run(t, path, "b2\n")
+	if !strings.HasSuffix(strings.TrimSuffix(out, "> \n"), "⭕ bob to move\nLast move: ❌ b2\n[ 1] [ 2] [ 3]\n[ 4]  ❎  [ 6]\n[ 7] [ 8] [ 9]\n[10] 🏳 Resign [11] ↩️ Undo\n") {
+		t.Fatalf("b2 did not go to the duel on screen:\n%s", out)
+	}
+	out = run(t, path, "/as bob\n/resign\n/as\nc3\n1\nc3\n")
+	_, after, ok := strings.Cut(out, "Which game?\n[ 1] ❌ you  vs  ⭕ AI (easy)\n")
+	if !ok {
+		t.Fatalf("c3 after the duel ended did not ask which game:\n%s", out)
+	}
+	// Button 1 shows the game against the AI; c3 goes to it, and the AI
+	// answers.
+	if last := after[strings.LastIndex(after, "❌ you  vs  ⭕ AI (easy)"):]; !strings.Contains(last, "Last move: ⭕") {
+		t.Errorf("c3 after choosing did not go to the AI game:\n%s", out)
+	}
+}

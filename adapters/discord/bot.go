@@ -273,7 +273,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	})
 	answered := deferred
 	if r.Game != nil {
-		p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+		p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 		switch r.Edit {
 		case i.Message.ID:
 			var err error
@@ -387,10 +387,14 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		if text == "" {
 			text = render.T(lang, render.MsgHelp)
 		}
-		b.ephemeral(i, deferred, text)
+		var comps []discordgo.MessageComponent
+		if r.Buttons != nil {
+			comps, _ = components(*r.Buttons)
+		}
+		b.ephemeral(i, deferred, text, comps...)
 		return
 	}
-	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.Window)) {
+	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.WindowIn(render.DiscordLayout))) {
 		note := r.Text
 		if note == "" {
 			note = render.Status(*r.Game, r.Lang)
@@ -398,7 +402,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		b.ephemeral(i, deferred, note)
 		return
 	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 	var m *discordgo.Message
 	var err error
 	if deferred {
@@ -458,7 +462,7 @@ func (b *Bot) Expired(v session.View) {
 	if r.Game == nil || r.Edit == "" {
 		return
 	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.Window)
+	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
 	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(v.Chat(), r.Edit), discordgo.WithContext(ctx)); err != nil {
 		b.log.Error("discord: show the expired game", "game", v.ID(), "err", b.redact(err, nil).Error())
 	}
@@ -482,13 +486,14 @@ func (b *Bot) ack(i *discordgo.Interaction) {
 
 // ephemeral shows text to the interacting user only: as the answer, or,
 // when the interaction was answered already, as a follow-up. The public
-// "thinking" placeholder of a deferred command is removed first.
-func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
+// "thinking" placeholder of a deferred command is removed first. comps,
+// if any, are buttons under the text, such as the answers to a question.
+func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string, comps ...discordgo.MessageComponent) {
 	text = clip(text)
 	if !answered {
 		err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+			Data: &discordgo.InteractionResponseData{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
 		})
 		if err != nil {
 			b.logErr("reply", i, err)
@@ -500,7 +505,7 @@ func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string) {
 			b.logErr("remove the placeholder", i, err)
 		}
 	}
-	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
+	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
 	if err != nil {
 		b.logErr("reply", i, err)
 	}

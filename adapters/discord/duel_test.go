@@ -378,3 +378,40 @@ func BenchmarkGomokuTapWithPicture(b *testing.B) {
 		h.tap(ann, board.ID, placeButtons(board)[0])
 	}
 }
+
+// TestTypedMoveGoesToTheGameOnScreen checks that /move goes to the duel
+// just accepted rather than to the player's game against the AI, and
+// that once that duel is over /move asks which game, privately, with a
+// button that brings the other game back.
+func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
+	h := newHarness(t, nil)
+	aiBoard := h.play(ann, "c")
+	ch := h.challenge(ann, bob, "c", discordtest.StringOption(optSide, "first"))
+	h.tap(bob, ch.ID, buttonOf(t, ch, "a:"))
+	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "b2"))
+	if v := h.game(h.message(ch.ID)); v.MoveNo() != 1 {
+		t.Fatalf("b2 did not go to the duel on screen: move %d", v.MoveNo())
+	}
+	if v := h.game(aiBoard); v.MoveNo() != 0 {
+		t.Fatalf("b2 went to the game against the AI")
+	}
+	h.command(ann, "c", cmdResign)
+	_, r := h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgWhichGame) {
+		t.Fatalf("a1 after the duel ended: %q", got)
+	}
+	q := h.message(r.Original)
+	show := buttonOf(t, q, "f:")
+	if show != "f:"+string(h.game(aiBoard).ID()) {
+		t.Fatalf("which game buttons: %+v", q.Rows)
+	}
+	r = h.tap(ann, q.ID, show)
+	if len(r.Followups) != 1 {
+		t.Fatalf("choosing the AI game: %+v", r)
+	}
+	shown := h.message(r.Followups[0])
+	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
+	if v := h.game(aiBoard); v.MoveNo() != 2 || v.Message() != shown.ID {
+		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %s", v.MoveNo(), v.Message(), shown.ID)
+	}
+}

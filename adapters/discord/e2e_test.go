@@ -393,7 +393,8 @@ func TestResignByCommandEditsTheBoard(t *testing.T) {
 		t.Fatalf("after /resign (told %q): %+v", note, m)
 	}
 	_, r = h.command(ann, "c", cmdResign)
-	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgNoGame) {
+	// The game on screen has ended: it says so.
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgTypedGameOver) {
 		t.Errorf("second /resign: %q", got)
 	}
 }

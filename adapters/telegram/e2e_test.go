@@ -557,3 +557,28 @@ func TestServerErrorsAreRetriedWithBackoff(t *testing.T) {
 	after, _ := h.fake.Message(chat.ID, m.ID)
 	checkBoardMatches(t, after, h.game(chat, after))
 }
+
+// TestTapsThatPlaceNothingSayWhy checks that a tap on a taken cell, and on
+// a cell of a finished game, is answered with a toast saying why.
+func TestTapsThatPlaceNothingSayWhy(t *testing.T) {
+	h := newHarness(t, nil)
+	chat, me := private(700), user(700, "en")
+	m := h.startGame(chat, me, "/play easy")
+	v := h.game(chat, m)
+	centre := "p:" + string(v.ID()) + ":0:1:1"
+	if got := h.tap(chat, me, m.ID, centre); got != "" {
+		t.Fatalf("first move answered %q", got)
+	}
+	m, _ = h.fake.Message(chat.ID, m.ID)
+	taken := *m.Buttons()[1][1].CallbackData
+	if got := h.tap(chat, me, m.ID, taken); got != "That cell is taken." {
+		t.Errorf("tap on the taken centre (%q) answered %q", taken, got)
+	}
+	h.say(chat, me, "/resign")
+	m, _ = h.fake.Message(chat.ID, m.ID)
+	for _, b := range []string{*m.Buttons()[0][0].CallbackData, taken} {
+		if got := h.tap(chat, me, m.ID, b); got != "This game is over." {
+			t.Errorf("tap on %q of a finished game answered %q", b, got)
+		}
+	}
+}

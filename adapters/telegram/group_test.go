@@ -221,3 +221,73 @@ func TestLangChangesThatUsersBoards(t *testing.T) {
 		t.Fatalf("dan's board after /lang en and /resign:\n%s", final.Text)
 	}
 }
+
+// TestTypedMoveGoesToTheGameOnScreen checks that a typed move goes to the
+// game last shown to its player, the duel /accept just showed, rather than
+// to their game against the AI; and that once that game is over they are
+// asked which game, with a button that brings the other one back.
+func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
+	h := newHarness(t, nil)
+	chat := group(-901)
+	alice, bob := named(91, "alice", "en"), named(92, "bob", "en")
+	aiMsg := h.startGame(chat, alice, "/play easy")
+	ai := h.gameOf(aiMsg)
+	duelMsg := h.startGame(chat, alice, "/duel @bob first")
+	h.say(chat, bob, "/accept")
+	h.say(chat, alice, "b2")
+	if v := h.gameOf(duelMsg); v.Status() != session.Running || v.MoveNo() != 1 {
+		t.Fatalf("b2 did not go to the duel on screen: move %d", v.MoveNo())
+	}
+	if v, _ := h.svc.Game(context.Background(), ai.ID()); v.MoveNo() != 0 {
+		t.Fatalf("b2 went to the game against the AI")
+	}
+	if m, _ := h.fake.Message(chat.ID, aiMsg.ID); m.Edits != 0 {
+		t.Fatalf("the AI game's board was edited %d times", m.Edits)
+	}
+	h.say(chat, alice, "/resign")
+	h.say(chat, alice, "a1")
+	q := h.lastBot(chat)
+	if q.Text != "Which game?" {
+		t.Fatalf("a1 after the duel ended answered %q", q.Text)
+	}
+	show := button(t, q, "f:")
+	if show != "f:"+string(ai.ID()) || q.Buttons()[0][0].Text != "❌ alice  vs  ⭕ AI (easy)" {
+		t.Fatalf("which game buttons: %v", q.Buttons())
+	}
+	if got := h.tap(chat, alice, q.ID, show); got != "" {
+		t.Fatalf("choosing the AI game answered %q", got)
+	}
+	h.say(chat, alice, "a1")
+	if v, _ := h.svc.Game(context.Background(), ai.ID()); v.MoveNo() != 2 || v.Message() != itoa(q.ID) {
+		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %d", v.MoveNo(), v.Message(), q.ID)
+	}
+}
+
+// TestChoosingAPictureGameAnswersBelowTheQuestion checks that choosing a
+// game shown as a photo in answer to "Which game?", a text message that
+// cannot become a photo, sends its board below and binds it.
+func TestChoosingAPictureGameAnswersBelowTheQuestion(t *testing.T) {
+	h := newHarness(t, nil)
+	chat := group(-902)
+	alice, bob := named(93, "alice", "en"), named(94, "bob", "en")
+	gomoku := h.gameOf(h.startGame(chat, alice, "/play gomoku easy"))
+	h.startGame(chat, alice, "/duel @bob first")
+	h.say(chat, bob, "/accept")
+	h.say(chat, alice, "/resign")
+	h.say(chat, alice, "h8")
+	q := h.lastBot(chat)
+	if q.Text != "Which game?" {
+		t.Fatalf("h8 after the duel ended answered %q", q.Text)
+	}
+	if got := h.tap(chat, alice, q.ID, button(t, q, "f:")); got != "" {
+		t.Fatalf("choosing the gomoku game answered %q", got)
+	}
+	board := h.lastBot(chat)
+	v, _ := h.svc.Game(context.Background(), gomoku.ID())
+	if board.ID == q.ID || board.Photo == nil || v.Message() != itoa(board.ID) {
+		t.Fatalf("the gomoku board %+v is not a new photo bound to its game (message %q)", board, v.Message())
+	}
+	if m, _ := h.fake.Message(chat.ID, q.ID); m.Edits != 0 {
+		t.Errorf("the question was edited %d times", m.Edits)
+	}
+}

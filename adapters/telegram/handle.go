@@ -135,16 +135,19 @@ func (b *Bot) command(ctx context.Context, req adapters.Request, m *tgbotapi.Mes
 	return b.disp.Duel(ctx, req, cmd.Duel, userOf(opp))
 }
 
-// reply shows the answer to a typed message: its text (with menu as the
-// keyboard), then its game.
+// reply shows the answer to a typed message: its text (with menu, else
+// the reply's buttons, as the keyboard), then its game.
 func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Reply, menu *tgbotapi.InlineKeyboardMarkup) {
+	if menu == nil && r.Buttons != nil {
+		menu = inlineKeyboard(*r.Buttons)
+	}
 	if r.Text != "" {
 		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
 			b.log.Error("sending a reply failed", "chat", chat, "err", err)
 		}
 	}
 	if r.Game != nil {
-		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.Window); err != nil {
+		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.WindowIn(render.TelegramLayout)); err != nil {
 			b.log.Error("showing a game failed", "chat", chat, "game", r.Game.ID(), "err", err)
 		}
 	}
@@ -187,7 +190,11 @@ func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text s
 		return "", nil, nil, err
 	}
 	header, _, _ := strings.Cut(text, "\n")
-	return header + "\n" + render.Status(v, l), png, kb, nil
+	caption := header + "\n" + render.Status(v, l)
+	if w := render.WindowText(v, keys, l); w != "" {
+		caption += "\n" + w
+	}
+	return caption, png, kb, nil
 }
 
 // sendBoard sends a new message showing v and returns its id.
@@ -241,6 +248,12 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
 	switch {
+	case r.Game != nil && r.Edit == "" && len(q.Message.Photo) == 0 && hasPicture(*r.Game, r.Lang):
+		// A text message, such as a question, cannot become a photo: the
+		// board comes below.
+		if err := b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", r.WindowIn(render.TelegramLayout)); err != nil {
+			b.log.Error("showing a game after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
+		}
 	case r.Game != nil:
 		target := r.Edit
 		if target == "" {
@@ -253,6 +266,13 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		notice = r.Text
 	}
 	b.answerLogged(ctx, q.ID, notice)
+}
+
+// hasPicture reports whether the message that shows v is a photo: a board
+// larger than the keyboard.
+func hasPicture(v session.View, l render.Lang) bool {
+	_, kb := render.Message(v, l, render.TelegramLayout, nil)
+	return kb.Partial
 }
 
 // editTapped binds the reply's game to message target when the reply
@@ -268,7 +288,7 @@ func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapt
 			return err
 		}
 	}
-	return b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.Window, false)
+	return b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.WindowIn(render.TelegramLayout), false)
 }
 
 // onMenu handles a button of the start menu: it edits the menu in place,

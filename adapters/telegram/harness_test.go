@@ -302,7 +302,7 @@ func checkBoardMatches(t testing.TB, m telegramtest.Message, v session.View) {
 			data := *btn.CallbackData
 			// A stone's button shows it (marked when it is the last move or
 			// in the winning line, as render draws it) and does nothing.
-			if stone != 0 && (btn.Text != want.Rows[y][x].Label || data != "n") {
+			if stone != 0 && (btn.Text != want.Rows[y][x].Label || data != "n:"+string(v.ID())+":"+itoa(x)+":"+itoa(y)) {
 				t.Fatalf("cell %d,%d holds %v but its button is %q → %q", x, y, stone, btn.Text, data)
 			}
 			if stone == 0 && v.Status() == session.Running && !strings.HasSuffix(data, ":"+itoa(x)+":"+itoa(y)) {

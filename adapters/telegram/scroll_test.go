@@ -19,7 +19,8 @@ import (
 // checkPictureBoard fails unless the photo message m shows v with the
 // keyboard's window at window (nil: around the last move): the picture
 // of the whole board, the header and status as its caption, and the
-// window's cells and arrows as its buttons.
+// window's cells and arrows as its buttons, the window's coordinates in
+// the caption.
 func checkPictureBoard(t testing.TB, m telegramtest.Message, v session.View, window *engine.Point) {
 	t.Helper()
 	text, kb := render.Message(v, render.English, render.TelegramLayout, window)
@@ -28,7 +29,11 @@ func checkPictureBoard(t testing.TB, m telegramtest.Message, v session.View, win
 		t.Fatal(err)
 	}
 	header, _, _ := strings.Cut(text, "\n")
-	if caption := header + "\n" + render.Status(v, render.English); m.Caption != caption || m.Text != "" {
+	caption := header + "\n" + render.Status(v, render.English)
+	if w := render.WindowText(v, kb, render.English); w != "" {
+		caption += "\n" + w
+	}
+	if m.Caption != caption || m.Text != "" {
 		t.Fatalf("caption %q, want %q", m.Caption, caption)
 	}
 	if !bytes.Equal(m.Photo, png) {
@@ -82,13 +87,14 @@ func scrollTarget(t testing.TB, data string) engine.Point {
 
 // playPictureByTaps plays the 15×15 game on photo message msg to its end
 // by taps alone: live cells of the window shown, and arrows that move the
-// window, checking every edit. It returns the final game and how many
-// arrows were tapped.
-func (h *harness) playPictureByTaps(chat tgbotapi.Chat, from tgbotapi.User, msg int, rng *rand.Rand) (session.View, int) {
+// window, checking every edit: a tapped cell's window stays while it holds
+// the last move. It returns the final game, how many arrows were tapped
+// and how many moves kept the window.
+func (h *harness) playPictureByTaps(chat tgbotapi.Chat, from tgbotapi.User, msg int, rng *rand.Rand) (session.View, int, int) {
 	h.t.Helper()
 	m, _ := h.fake.Message(chat.ID, msg)
 	v := h.gameOf(m)
-	scrolls := 0
+	scrolls, kept := 0, 0
 	for step := 0; v.Status() == session.Running; step++ {
 		if step > 1000 {
 			h.t.Fatal("the game did not end in 1000 taps")
@@ -96,14 +102,20 @@ func (h *harness) playPictureByTaps(chat tgbotapi.Chat, from tgbotapi.User, msg 
 		m, _ = h.fake.Message(chat.ID, msg)
 		live, arrows := placeButtons(m), scrollButtons(m)
 		var data string
-		var window *engine.Point
-		if len(arrows) > 0 && (len(live) == 0 || rng.IntN(3) == 0) {
+		var window, tappedIn *engine.Point
+		scroll := len(arrows) > 0 && (len(live) == 0 || rng.IntN(3) == 0)
+		if scroll {
 			data = arrows[rng.IntN(len(arrows))]
 			to := scrollTarget(h.t, data)
 			window = &to
 			scrolls++
 		} else {
 			data = live[rng.IntN(len(live))]
+			a, err := adapters.DecodeAction(data)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			tappedIn = &a.Window
 		}
 		if got := h.tap(chat, from, msg, data); got != "" {
 			h.t.Fatalf("tap %q refused: %q", data, got)
@@ -114,12 +126,17 @@ func (h *harness) playPictureByTaps(chat tgbotapi.Chat, from tgbotapi.User, msg 
 		}
 		moves := len(v.Moves())
 		v = h.gameOf(after)
-		if window != nil && len(v.Moves()) != moves || window == nil && len(v.Moves()) <= moves {
+		if scroll && len(v.Moves()) != moves || !scroll && len(v.Moves()) <= moves {
 			h.t.Fatalf("tap %q: %d moves → %d", data, moves, len(v.Moves()))
+		}
+		if tappedIn != nil {
+			if window = render.Follow(v, render.TelegramLayout, *tappedIn); window != nil && *window == *tappedIn {
+				kept++
+			}
 		}
 		checkPictureBoard(h.t, after, v, window)
 	}
-	return v, scrolls
+	return v, scrolls, kept
 }
 
 func TestWholeGomokuGamesByTapsWithWindowMoves(t *testing.T) {
@@ -132,7 +149,10 @@ func TestWholeGomokuGamesByTapsWithWindowMoves(t *testing.T) {
 			v := h.gameOf(m)
 			checkPictureBoard(t, m, v, nil)
 			before := len(h.fake.Calls("editMessageMedia"))
-			v, scrolls := h.playPictureByTaps(chat, me, m.ID, rand.New(rand.NewPCG(uint64(i), 1515)))
+			v, scrolls, kept := h.playPictureByTaps(chat, me, m.ID, rand.New(rand.NewPCG(uint64(i), 1515)))
+			if kept == 0 {
+				t.Errorf("no move kept the window it was made in")
+			}
 			final, _ := h.fake.Message(chat.ID, m.ID)
 			if !strings.Contains(final.Caption, "wins") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final caption %q", final.Caption)

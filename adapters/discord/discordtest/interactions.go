@@ -55,11 +55,12 @@ func (s *Server) Command(user User, channel, name string, opts ...Option) (strin
 }
 
 // Tap sends the tap of the button with customID on a message by user and
-// returns the interaction's id. The message must exist and show an
-// enabled button with that custom_id, as in Discord's client.
+// returns the interaction's id. The message must exist, be seen by user
+// (an ephemeral message only by whom it is for) and show an enabled
+// button with that custom_id, as in Discord's client.
 func (s *Server) Tap(user User, messageID, customID string) (string, error) {
 	m, ok := s.Message(messageID)
-	if !ok || m.Deleted || m.Ephemeral {
+	if !ok || m.Deleted || (m.Ephemeral && m.VisibleTo != user.ID) {
 		return "", fmt.Errorf("discordtest: tap on unknown message %s", messageID)
 	}
 	found := false
