@@ -284,9 +284,9 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 			}
 			opp := render.T(lang, render.MsgVsPeople)
 			if o != session.VsPeople {
-				opp = render.T(lang, render.MsgAI, o)
+				opp = render.T(lang, render.MsgAI, render.LevelName(lang, o.Level()))
 			}
-			lines = append(lines, render.T(lang, render.MsgStatsLine, f, opp, t.Wins, t.Losses, t.Draws))
+			lines = append(lines, render.T(lang, render.MsgStatsLine, render.FamilyName(lang, f), opp, t.Wins, t.Losses, t.Draws))
 		}
 	}
 	if len(lines) == 1 {

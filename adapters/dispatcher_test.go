@@ -172,7 +172,7 @@ func TestLanguageSettings(t *testing.T) {
 	if r := d.Command(ctx, req("bob"), "/top hard"); r.Text != "Most wins against hard here:\nNobody is on this board yet." {
 		t.Fatalf("/top hard: %q", r.Text)
 	}
-	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200 (0 duels)\nNo finished games yet." {
+	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200, duels played: 0\nNo finished games yet." {
 		t.Fatalf("/stats: %q", r.Text)
 	}
 }

@@ -53,9 +53,9 @@ func ChallengeText(v session.View, l Lang) string {
 	case session.Open:
 		colour := T(l, MsgChallengerPlays, challenger, Stone(v.Rules(), from))
 		if to.ID == "" && to.Name == "" {
-			return T(l, MsgChallengeOpen, challenger, v.Rules().String(), colour)
+			return T(l, MsgChallengeOpen, challenger, GameName(l, v.Rules()), colour)
 		}
-		return T(l, MsgChallengeTo, challenger, SeatName(session.Seat{User: to}, l), v.Rules().String(), colour)
+		return T(l, MsgChallengeTo, challenger, SeatName(session.Seat{User: to}, l), GameName(l, v.Rules()), colour)
 	}
 	return Text(v, l)
 }

@@ -31,8 +31,8 @@ func TestChallengeMessages(t *testing.T) {
 		text    string
 		buttons []ActionKind
 	}{
-		{open, "alice challenges anyone to ttt. alice plays ❌.", []ActionKind{Accept, Cancel}},
-		{to, "alice challenges bob to ttt. alice plays ⭕.", []ActionKind{Accept, Decline, Cancel}},
+		{open, "Open challenge from alice: Tic-tac-toe. alice will play ❌.", []ActionKind{Accept, Cancel}},
+		{to, "Challenge from alice to bob: Tic-tac-toe. alice will play ⭕.", []ActionKind{Accept, Decline, Cancel}},
 	} {
 		text, kb := Message(tt.v, English, TelegramLayout, nil)
 		var kinds []ActionKind
@@ -61,7 +61,7 @@ func TestChallengeMessages(t *testing.T) {
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
 	text, kb := Message(e, English, TelegramLayout, nil)
-	if !strings.Contains(text, "The game expired. ⭕ bob wins! ❌ alice ran out of time.") || strings.Count(text, "wins") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+	if !strings.Contains(text, "The game expired. Winner: ⭕ bob. ❌ alice ran out of time.") || strings.Count(text, "Winner") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
 		t.Errorf("expired duel: %q", text)
 	}
 }

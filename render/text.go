@@ -34,10 +34,11 @@ func TextLen(s string) int {
 }
 
 // Text returns the whole message that shows a game, in language l: who
-// plays whom, the board, the status line, and the last move.
+// plays whom and which game (GameName), the board, the status line, and
+// the last move.
 func Text(v session.View, l Lang) string {
 	var sb strings.Builder
-	sb.WriteString(T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)))
+	sb.WriteString(T(l, MsgHeaderGame, T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)), GameName(l, v.Rules())))
 	sb.WriteString("\n\n")
 	sb.WriteString(Grid(v))
 	sb.WriteString("\n")
@@ -99,7 +100,7 @@ func Status(v session.View, l Lang) string {
 	case session.Running:
 		return T(l, MsgTurn, name(v.ToMove()))
 	case session.Won:
-		return T(l, MsgWinsLine, name(v.Winner()), v.Rules().K)
+		return T(l, MsgWinsLine, name(v.Winner()), Number(l, v.Rules().K))
 	case session.Drawn:
 		return T(l, MsgDraw)
 	case session.Resigned:
@@ -121,7 +122,7 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 // name is visible; or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
-		return T(l, MsgAI, s.AI)
+		return T(l, MsgAI, LevelName(l, s.AI))
 	}
 	if name := CleanName(s.User.Name); name != "" {
 		return name

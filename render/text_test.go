@@ -61,9 +61,9 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		en, zh string
 	}{
 		{session.Running, engine.Empty, "❌ alice to move", "轮到 ❌ alice"},
-		{session.Resigned, engine.White, "❌ alice resigned. ⭕ AI (hard) wins!", "❌ alice 认输了。 ⭕ AI（hard） 获胜！"},
+		{session.Resigned, engine.White, "❌ alice resigned. Winner: ⭕ AI (hard).", "❌ alice 认输了。 获胜：⭕ AI（困难）。"},
 		{session.Expired, engine.Empty, "The game expired.", "对局已超时。"},
-		{session.Expired, engine.Black, "The game expired. ❌ alice wins!", "对局已超时。 ❌ alice 获胜！"},
+		{session.Expired, engine.Black, "The game expired. Winner: ❌ alice.", "对局已超时。 获胜：❌ alice。"},
 	} {
 		v := storedView(t, svc, st, r, moves, tt.status, tt.winner)
 		if got := Status(v, English); got != tt.en {
@@ -74,7 +74,7 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		}
 	}
 	won := fixture(t, svc, st, r, won)
-	if got := Status(won, English); got != "❌ alice wins with 3 in a row!" {
+	if got := Status(won, English); got != "Winner: ❌ alice, with three in a row." {
 		t.Errorf("won: %q", got)
 	}
 	drawn := fixture(t, svc, st, r, drawn)

@@ -36,10 +36,10 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 	// cells are refused, and once the game ends every tap is.
 	script := "/play hard\n" + strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 2)
 	out := run(t, path, script)
-	if !strings.Contains(out, "AI (hard) wins with 3 in a row!") && !strings.Contains(out, "Draw: the board is full.") {
+	if !strings.Contains(out, "Winner: ⭕ AI (hard), with three in a row.") && !strings.Contains(out, "Draw: the board is full.") {
 		t.Fatalf("no result in output:\n%s", out)
 	}
-	if strings.Contains(out, "❌ you wins!") {
+	if strings.Contains(out, "Winner: ❌ you") {
 		t.Fatalf("hard lost at tic-tac-toe:\n%s", out)
 	}
 	last := out[strings.LastIndex(out, "❌ you  vs"):]
@@ -51,7 +51,7 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 func TestResumeAfterRestartAndTypedMoves(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	out := run(t, path, "/play easy second\nb2\n")
-	if !strings.Contains(out, "❌ AI (easy)  vs  ⭕ you") {
+	if !strings.Contains(out, "❌ AI (easy)  vs  ⭕ you · Tic-tac-toe") {
 		t.Fatalf("the AI should play black:\n%s", out)
 	}
 	// The process ends mid-game; a new one finds the game where it was:
@@ -60,8 +60,8 @@ func TestResumeAfterRestartAndTypedMoves(t *testing.T) {
 	if !strings.Contains(out, "⭕ you to move") {
 		t.Fatalf("game not resumed:\n%s", out)
 	}
-	board := out[strings.Index(out, "⭕ you\n")+len("⭕ you\n") : strings.Index(out, "⭕ you to move")]
-	if n := strings.Count(board, "❌") + strings.Count(board, "⭕") + strings.Count(board, "❎") + strings.Count(board, "🅾"); n != 3 {
+	board := out[strings.Index(out, "· Tic-tac-toe\n")+len("· Tic-tac-toe\n") : strings.Index(out, "⭕ you to move")]
+	if n := strings.Count(board, "❌") + strings.Count(board, "⭕") + strings.Count(board, "✖️") + strings.Count(board, "🅾"); n != 3 {
 		t.Fatalf("resumed board has %d stones, want 3:\n%s", n, board)
 	}
 	// Another /play returns the same game rather than a second one.

@@ -324,7 +324,7 @@ func TestLangOverrideStatsAndTop(t *testing.T) {
 	_, r = h.command(ann, "c", cmdStats)
 	stats := h.ephemeral(r, ann)
 	want := render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0) + "\n" +
-		render.T(render.Chinese, render.MsgStatsLine, engine.FamilyTicTacToe, render.T(render.Chinese, render.MsgAI, engine.Medium), 0, 1, 0)
+		render.T(render.Chinese, render.MsgStatsLine, render.FamilyName(render.Chinese, engine.FamilyTicTacToe), render.T(render.Chinese, render.MsgAI, render.LevelName(render.Chinese, engine.Medium)), 0, 1, 0)
 	if stats != want {
 		t.Errorf("/stats answered %q, want %q", stats, want)
 	}

@@ -50,7 +50,7 @@ func TestWholeGamesByTaps(t *testing.T) {
 					t.Fatalf("game %s: level %v, message %q", v.ID(), v.Seat(engine.White).AI, v.Message())
 				}
 				final, _ := h.fake.Message(chat.ID, m.ID)
-				if !strings.Contains(final.Text, "wins") && !strings.Contains(final.Text, "Draw") {
+				if !strings.Contains(final.Text, "Winner") && !strings.Contains(final.Text, "Draw") {
 					t.Fatalf("final board has no result:\n%s", final.Text)
 				}
 				if len(h.fake.BotMessages(chat.ID)) != 1 {
@@ -95,7 +95,7 @@ func TestGomokuByTypedCoordinatesWithPicture(t *testing.T) {
 				}
 			}
 			final, _ := h.fake.Message(chat.ID, m.ID)
-			if final.Edits == 0 || !strings.Contains(final.Caption, "wins") && !strings.Contains(final.Caption, "Draw") {
+			if final.Edits == 0 || !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final picture caption %q after %d edits", final.Caption, final.Edits)
 			}
 			if n := len(h.fake.BotMessages(chat.ID)); n != 1 {

@@ -120,7 +120,7 @@ func TestDuelInAGroupWithAThirdMemberTapping(t *testing.T) {
 		checkBoardMatches(t, after, v)
 	}
 	final, _ := h.fake.Message(chat.ID, ch.ID)
-	if !strings.Contains(final.Text, "wins") && !strings.Contains(final.Text, "Draw") {
+	if !strings.Contains(final.Text, "Winner") && !strings.Contains(final.Text, "Draw") {
 		t.Fatalf("final board:\n%s", final.Text)
 	}
 	if n := len(h.fake.BotMessages(chat.ID)); n != 1 {

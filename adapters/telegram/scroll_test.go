@@ -134,7 +134,7 @@ func TestWholeGomokuGamesByTapsWithWindowMoves(t *testing.T) {
 			before := len(h.fake.Calls("editMessageMedia"))
 			v, scrolls := h.playPictureByTaps(chat, me, m.ID, rand.New(rand.NewPCG(uint64(i), 1515)))
 			final, _ := h.fake.Message(chat.ID, m.ID)
-			if !strings.Contains(final.Caption, "wins") && !strings.Contains(final.Caption, "Draw") {
+			if !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final caption %q", final.Caption)
 			}
 			if scrolls == 0 || len(h.fake.Calls("editMessageMedia")) != before+final.Edits {
