@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
 
@@ -107,5 +109,34 @@ func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
 	}
 	if !strings.Contains(boards[3], "▪️3️⃣"+strings.Repeat("🟫", 14)+"⚫\n") {
 		t.Errorf("button 88 did not place at o3:\n%s", boards[3])
+	}
+}
+
+func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	run(t, path, "/lang zh\n")
+	// A new process: the greeting, the help for text it cannot place,
+	// a button that is not there, /as and a line too long all answer in
+	// the language set before the restart.
+	out := run(t, path, "/play\nhello\n42\n"+strings.Repeat("x", 5000)+"\n/as a b\n/as bob\n")
+	zh := func(k render.Key, args ...any) string { return render.T(render.Chinese, k, args...) }
+	for _, want := range []string{
+		zh(render.MsgWelcome),
+		zh(render.MsgHelp),
+		zh(render.MsgBadArgument, "a b"),
+		zh(render.MsgNowPlaying, "bob"),
+		zh(render.MsgTooLong, "200"),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Every refusal line of the terminal is Chinese.
+	for line := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(line, "> ! ") || strings.HasPrefix(line, "! ") {
+			if !strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+				t.Errorf("refusal not in Chinese: %q", line)
+			}
+		}
 	}
 }

@@ -262,7 +262,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 	req.Message = i.Message.ID
 	data := tapData(i.MessageComponentData().CustomID)
-	lang := render.LangOf(req.Locale)
+	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
 	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
 		return b.d.Tap(ctx, req, data)
@@ -334,7 +334,7 @@ func thinksLong(v session.View) bool {
 // onCommand handles a slash command.
 func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
 	data := i.ApplicationCommandData()
-	lang := render.LangOf(req.Locale)
+	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
 	var work func() adapters.Reply
 	slow := false
@@ -369,7 +369,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		if opponent != "" {
 			u := resolvedUser(data, opponent)
 			if u.Bot {
-				b.ephemeral(i, false, noteBotOpponent.text(b.lang(ctx, req)))
+				b.ephemeral(i, false, noteBotOpponent.text(lang))
 				return
 			}
 			if err == nil && cmd.Name == adapters.CmdDuel {
@@ -458,15 +458,6 @@ func (b *Bot) Expired(v session.View) {
 	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(v.Chat(), r.Edit), discordgo.WithContext(ctx)); err != nil {
 		b.log.Error("discord: show the expired game", "game", v.ID(), "err", b.redact(err, nil).Error())
 	}
-}
-
-// lang returns the language to answer a request in when the dispatcher
-// does not: the user's /lang setting, else the client's locale.
-func (b *Bot) lang(ctx context.Context, req adapters.Request) render.Lang {
-	if l, err := b.svc.Lang(ctx, b.actor(req)); err == nil && l != "" {
-		return render.LangOf(l)
-	}
-	return render.LangOf(req.Locale)
 }
 
 // ack answers a tap without changing its message.

@@ -377,3 +377,30 @@ func BenchmarkGomokuTapWithPicture(b *testing.B) {
 		h.tap(ann, board.ID, placeButtons(board)[0])
 	}
 }
+
+func TestExpiryIsShownInThePlayersLanguage(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, u := range []discordtest.User{ann, carol} {
+		h.command(u, "zh", cmdLang, discordtest.StringOption(optLanguage, "zh"))
+	}
+	ai := h.play(carol, "zh")
+	duel := h.challenge(ann, carol, "zh", discordtest.StringOption(optSide, "first"))
+	h.tap(carol, duel.ID, buttonOf(t, duel, "a:"))
+	mixed := h.challenge(ann, bob, "mixed", discordtest.StringOption(optSide, "first"))
+	h.tap(bob, mixed.ID, buttonOf(t, mixed, "a:"))
+
+	h.advance(session.DefaultIdleAI + time.Minute)
+	if n, err := h.svc.Sweep(t.Context()); err != nil || n != 3 {
+		t.Fatalf("sweep ended %d: %v", n, err)
+	}
+	expiredZh := render.T(render.Chinese, render.MsgExpired)
+	for _, id := range []string{ai.ID, duel.ID} {
+		if m := h.message(id); !strings.Contains(m.Content, expiredZh) {
+			t.Errorf("an expired game of players who chose Chinese:\n%s", m.Content)
+		}
+	}
+	// Players who differ, in a chat with no language: English.
+	if m := h.message(mixed.ID); !strings.Contains(m.Content, render.T(render.English, render.MsgExpired)) {
+		t.Errorf("an expired game of an English and a Chinese player:\n%s", m.Content)
+	}
+}
