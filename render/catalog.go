@@ -77,8 +77,8 @@ var catalog = map[Key]map[Lang]string{
 		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
 	},
 	MsgHelp: {
-		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — start a game (defaults: medium ttt first)\n/resign — give up your game\nTap a cell to place a stone, or type its name, like b2.",
-		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — 开始一局（默认：medium ttt first）\n/resign — 认输\n点击格子落子，或输入坐标，如 b2。",
+		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — start a game, words in any order (defaults: medium ttt first; exact: only exactly K in a row wins)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
+		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — 开始一局，参数顺序不限（默认：medium ttt first；exact：恰好 K 子连成一线才算赢）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
 	},
 	MsgUnknownCommand: {
 		English: "Unknown command %s. Try /play hard or /help.",
@@ -127,6 +127,10 @@ var catalog = map[Key]map[Lang]string{
 	MsgHelpMore: {
 		English: "/duel [@user] [game] [first|second|random] — challenge someone here (or anyone)\n/accept, /decline, /cancel — answer or withdraw a challenge\n/rematch — play your last game again, colours swapped\n/stats — your results; /top [hard] — this chat's best\n/lang en|zh — your language",
 		Chinese: "/duel [@用户] [棋类] [first|second|random] — 向某人（或任何人）发起对战\n/accept、/decline、/cancel — 接受、拒绝或撤回挑战\n/rematch — 交换先后手再来一局\n/stats — 你的战绩；/top [hard] — 本群排行\n/lang en|zh — 设置语言",
+	},
+	MsgHelpTerminal: {
+		English: "In the terminal: type a button's number; /as NAME — type as another user (/as alone switches back); /quit — leave.",
+		Chinese: "终端里：输入按钮的编号；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
 	},
 	MsgBadLang:        {English: "Languages: /lang en or /lang zh.", Chinese: "可选语言：/lang en 或 /lang zh。"},
 	MsgLangSet:        {English: "I'll answer you in English.", Chinese: "之后我会用中文回复你。"},
@@ -248,7 +252,9 @@ func ErrorText(l Lang, err error) string {
 
 // The messages of duels, rematches, stats, leaderboards and settings.
 const (
-	MsgHelpMore          Key = "help_more"
+	MsgHelpMore Key = "help_more"
+	// MsgHelpTerminal is the part of /help only the terminal has.
+	MsgHelpTerminal      Key = "help_terminal"
 	MsgBadLang           Key = "bad_lang"
 	MsgLangSet           Key = "lang_set"
 	MsgNoChallenge       Key = "no_challenge"

@@ -81,10 +81,6 @@ func (g glyphs) cell(s engine.Stone, isMarked bool) string {
 	return g.stone[s-1]
 }
 
-// hasLabels reports whether a board shows coordinates: every board larger
-// than 3×3.
-func hasLabels(r engine.Rules) bool { return r.Width > 3 || r.Height > 3 }
-
 // rowLabelWidth returns how many glyphs wide the row labels of a board
 // are: two from ten rows up, else one.
 func rowLabelWidth(r engine.Rules) int {

@@ -66,23 +66,18 @@ func marks(v session.View) []engine.Point {
 }
 
 // Grid returns the emoji board of a game, one line per row ending in a
-// newline, with column letters above and row numbers at the left on
-// boards larger than 3×3. The glyphs are described at glyphs.
+// newline, with column letters above and row numbers at the left, the
+// names typed moves use (FormatCoord). The glyphs are described at glyphs.
 func Grid(v session.View) string {
 	r := v.Rules()
 	b := v.Board()
 	g := glyphsFor(r)
 	marked := marks(v)
-	labels := hasLabels(r)
 	var sb strings.Builder
-	if labels {
-		sb.WriteString(emojiColumnHeader(r))
-		sb.WriteString("\n")
-	}
+	sb.WriteString(emojiColumnHeader(r))
+	sb.WriteString("\n")
 	for y := range r.Height {
-		if labels {
-			sb.WriteString(emojiRowLabel(y, r))
-		}
+		sb.WriteString(emojiRowLabel(y, r))
 		for x := range r.Width {
 			p := engine.Point{X: x, Y: y}
 			sb.WriteString(g.cell(b.At(p), slices.Contains(marked, p)))

@@ -143,7 +143,11 @@ func (c *Console) handle(ctx context.Context, line string) {
 		c.switchUser(ctx, strings.Fields(line)[1:])
 		return
 	case strings.HasPrefix(line, "/"):
-		c.show(ctx, c.d.Command(ctx, c.request(), line))
+		r := c.d.Command(ctx, c.request(), line)
+		if cmd, err := adapters.ParseCommand(line, ""); err == nil && cmd.Name == adapters.CmdHelp {
+			r.Text += "\n" + render.T(r.Lang, render.MsgHelpTerminal)
+		}
+		c.show(ctx, r)
 		return
 	}
 	if n, err := strconv.Atoi(line); err == nil {

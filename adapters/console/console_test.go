@@ -2,7 +2,10 @@ package console
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -136,6 +139,41 @@ func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
 		if strings.HasPrefix(line, "> ! ") || strings.HasPrefix(line, "! ") {
 			if !strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
 				t.Errorf("refusal not in Chinese: %q", line)
+			}
+		}
+	}
+}
+
+func TestHelpSaysWhatTheReadmeSays(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	section = section[strings.Index(section, "## Playing in the terminal"):]
+	section = section[:strings.Index(section, "\n## ")]
+	// Every command the README gives the terminal, and every word of the
+	// options it lists in brackets (not the placeholders).
+	var want []string
+	for _, code := range regexp.MustCompile("`(/[^`]*)`").FindAllStringSubmatch(section, -1) {
+		words := regexp.MustCompile(`/[a-z]+`).FindAllString(code[1], -1)
+		if strings.Contains(code[1], "[") {
+			words = append(words, regexp.MustCompile(`\b[a-z0-9]+\b`).FindAllString(code[1], -1)...)
+		}
+		for _, w := range words {
+			if !slices.Contains(want, w) && w != "user" && w != "game" {
+				want = append(want, w)
+			}
+		}
+	}
+	if len(want) < 20 {
+		t.Fatalf("found only %v in the README", want)
+	}
+	for _, l := range []string{"en", "zh"} {
+		out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/lang "+l+"\n/help\n")
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("/help in %s lacks %q, which the README gives:\n%s", l, w, out)
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/engine"
@@ -412,7 +413,11 @@ func TestCommandsRegisteredInEnglishAndChinese(t *testing.T) {
 		langs[c.Params["language_code"]] = c.Params["commands"]
 	}
 	for _, lang := range []string{"", "zh"} {
-		for _, cmd := range []string{"play", "start", "help", "resign", "duel", "stats", "top", "lang"} {
+		// Every command of the grammar, as the README lists them.
+		for _, cmd := range []string{
+			adapters.CmdPlay, adapters.CmdStart, adapters.CmdHelp, adapters.CmdResign, adapters.CmdDuel, adapters.CmdAccept,
+			adapters.CmdDecline, adapters.CmdCancel, adapters.CmdRematch, adapters.CmdStats, adapters.CmdTop, adapters.CmdLang,
+		} {
 			if !strings.Contains(langs[lang], `"command":"`+cmd+`"`) {
 				t.Errorf("language %q: no /%s in %s", lang, cmd, langs[lang])
 			}
