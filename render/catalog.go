@@ -171,10 +171,33 @@ var catalog = map[Key]map[Lang]string{
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
 	MsgPlayer:            {English: "Player %s", Chinese: "玩家 %s"},
 	MsgTooLong:           {English: "That message is too long (character limit for a command: %s).", Chinese: "消息太长：命令最多 %s 个字符。"},
-	MsgGameTicTacToe:     {English: "Tic-tac-toe", Chinese: "井字棋"},
-	MsgGameGomoku:        {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
-	MsgGameInARow:        {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
-	MsgGameExactly:       {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
+	MsgPickGame:          {English: "Pick a game:", Chinese: "选择棋盘："},
+	MsgPickLevel:         {English: "%s — pick a level:", Chinese: "%s — 选择难度："},
+	MsgBack:              {English: "« Back", Chinese: "« 返回"},
+	MsgBotOpponent: {
+		English: "Bots can't be challenged; pick a member, or play the AI without an opponent.",
+		Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。",
+	},
+	MsgTypeMoves: {
+		English: "The buttons show part of the board: the arrows move it, or type /move with a cell, like h8.",
+		Chinese: "按钮只显示棋盘的一部分：用箭头移动，或用 /move 输入坐标，如 h8。",
+	},
+	MsgMenuPlay:      {English: "Start a game: /play hard gomoku", Chinese: "开始一局：/play hard gomoku"},
+	MsgMenuStart:     {English: "Pick a game and level from a menu", Chinese: "从菜单选择棋盘和难度"},
+	MsgMenuDuel:      {English: "Challenge someone in this chat", Chinese: "在本群向他人挑战"},
+	MsgMenuAccept:    {English: "Accept the newest challenge", Chinese: "接受最新的挑战"},
+	MsgMenuDecline:   {English: "Decline a challenge to you", Chinese: "拒绝给你的挑战"},
+	MsgMenuCancel:    {English: "Withdraw your challenge", Chinese: "撤回你的挑战"},
+	MsgMenuRematch:   {English: "Play your last game again, colours swapped", Chinese: "交换先后手再来一局"},
+	MsgMenuResign:    {English: "Give up your game", Chinese: "认输"},
+	MsgMenuStats:     {English: "Your wins, losses and draws", Chinese: "你的胜负和平局"},
+	MsgMenuTop:       {English: "The best players", Chinese: "排行榜"},
+	MsgMenuLang:      {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
+	MsgMenuHelp:      {English: "How to play", Chinese: "玩法说明"},
+	MsgGameTicTacToe: {English: "Tic-tac-toe", Chinese: "井字棋"},
+	MsgGameGomoku:    {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
+	MsgGameInARow:    {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
+	MsgGameExactly:   {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
 	MsgNumbers: {
 		English: "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen",
 		Chinese: "零 一 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四 十五 十六 十七 十八 十九",
@@ -295,4 +318,30 @@ const (
 	MsgChatGames Key = "chat_games"
 	MsgCooldown  Key = "cooldown"
 	MsgTooLong   Key = "too_long"
+)
+
+// The messages of one platform's own features: Telegram's start menu,
+// Discord's notes.
+const (
+	MsgPickGame    Key = "pick_game"
+	MsgPickLevel   Key = "pick_level"
+	MsgBack        Key = "back"
+	MsgBotOpponent Key = "bot_opponent"
+	MsgTypeMoves   Key = "type_moves"
+)
+
+// The descriptions of the commands in a platform's command menu.
+const (
+	MsgMenuPlay    Key = "menu_play"
+	MsgMenuStart   Key = "menu_start"
+	MsgMenuDuel    Key = "menu_duel"
+	MsgMenuAccept  Key = "menu_accept"
+	MsgMenuDecline Key = "menu_decline"
+	MsgMenuCancel  Key = "menu_cancel"
+	MsgMenuRematch Key = "menu_rematch"
+	MsgMenuResign  Key = "menu_resign"
+	MsgMenuStats   Key = "menu_stats"
+	MsgMenuTop     Key = "menu_top"
+	MsgMenuLang    Key = "menu_lang"
+	MsgMenuHelp    Key = "menu_help"
 )

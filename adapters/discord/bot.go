@@ -369,7 +369,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		if opponent != "" {
 			u := resolvedUser(data, opponent)
 			if u.Bot {
-				b.ephemeral(i, false, noteBotOpponent.text(lang))
+				b.ephemeral(i, false, render.T(lang, render.MsgBotOpponent))
 				return
 			}
 			if err == nil && cmd.Name == adapters.CmdDuel {
@@ -518,7 +518,7 @@ func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.P
 	}
 	comps, trimmed := components(kb)
 	if (trimmed || kb.Partial) && v.Status() == session.Running {
-		text += "\n" + noteTypeMoves.text(l)
+		text += "\n" + render.T(l, render.MsgTypeMoves)
 	}
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}

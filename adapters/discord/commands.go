@@ -3,7 +3,6 @@ package discord
 import (
 	"strings"
 
-	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/bwmarrin/discordgo"
 )
@@ -126,27 +125,6 @@ func commandText(data discordgo.ApplicationCommandInteractionData) (text, oppone
 		}
 	}
 	return strings.Join(words, " "), opponent
-}
-
-// Messages of the Discord adapter that the shared catalog does not have.
-type note int
-
-const (
-	noteBotOpponent note = iota
-	noteTypeMoves
-)
-
-var notes = map[note]map[render.Lang]string{
-	noteBotOpponent: {render.English: "Bots can't be challenged; pick a member, or play the AI without an opponent.", render.Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。"},
-	noteTypeMoves:   {render.English: "The buttons show part of the board: the arrows move it, or type /move with a cell, like h8.", render.Chinese: "按钮只显示棋盘的一部分：用箭头移动，或用 /move 输入坐标，如 h8。"},
-}
-
-// text returns note n in language l.
-func (n note) text(l render.Lang) string {
-	if s, ok := notes[n][l]; ok {
-		return s
-	}
-	return notes[n][render.English]
 }
 
 // member is a user an option names, as the interaction resolved it.

@@ -564,3 +564,25 @@ func TestServerErrorsAreRetriedWithBackoff(t *testing.T) {
 	after, _ := h.fake.Message(chat.ID, m.ID)
 	checkBoardMatches(t, after, h.game(chat, after))
 }
+
+func TestStartMenuFollowsTheLangSetting(t *testing.T) {
+	h := newHarness(t, nil)
+	chat, me := private(1300), user(1300, "en")
+	h.say(chat, me, "/lang zh")
+	h.say(chat, me, "/start")
+	menu := h.lastBot(chat)
+	if got := h.tap(chat, me, menu.ID, "m:ttt"); got != "" {
+		t.Fatal(got)
+	}
+	levels, _ := h.fake.Message(chat.ID, menu.ID)
+	want := render.T(render.Chinese, render.MsgPickLevel, render.GameName(render.Chinese, engine.TicTacToe()))
+	var labels []string
+	for _, row := range levels.Buttons() {
+		for _, b := range row {
+			labels = append(labels, b.Text)
+		}
+	}
+	if levels.Text != want || !slices.Contains(labels, render.LevelName(render.Chinese, engine.Hard)) || !slices.Contains(labels, render.T(render.Chinese, render.MsgBack)) {
+		t.Fatalf("levels menu of a user who chose Chinese: %q %v", levels.Text, labels)
+	}
+}

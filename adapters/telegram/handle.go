@@ -69,7 +69,7 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		r := b.disp.Command(ctx, req, text)
 		var menu *tgbotapi.InlineKeyboardMarkup
 		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
-			r.Text += "\n\n" + menuT(r.Lang, "pick_game")
+			r.Text += "\n\n" + render.T(r.Lang, render.MsgPickGame)
 			menu = gamesMenu(r.Lang)
 		}
 		b.reply(ctx, chat, m.MessageID, r, menu)
@@ -233,9 +233,9 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	var err error
 	switch {
 	case c.game == nil:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_game"), gamesMenu(lang))
+		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickGame), gamesMenu(lang))
 	case c.level == 0:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_level", c.game.label[lang]), levelsMenu(lang, c.game))
+		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game))
 	default:
 		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
 		if r.Game == nil || r.Text != "" {
