@@ -147,7 +147,7 @@ func TestEveryMessageReadsRightForYouAndOne(t *testing.T) {
 	// The status lines, as they are put together.
 	for _, l := range Langs {
 		you := T(l, MsgYou)
-		for _, got := range []string{T(l, MsgWinsLine, you, Number(l, 3)), T(l, MsgResigned, you) + " " + T(l, MsgWins, you)} {
+		for _, got := range []string{T(l, MsgWinsLine, you, Number(l, 3)), sentences(l, T(l, MsgResigned, you), T(l, MsgWins, you))} {
 			if m := badGrammar.FindString(got); m != "" {
 				t.Errorf("%s reads %q: %q", l, m, got)
 			}

@@ -17,20 +17,12 @@ func IsChallenge(v session.View) bool {
 
 // Message returns the text and keyboard of the message that shows v in
 // language l: for a challenge, ChallengeText and ChallengeKeyboard; for a
-// game, Text and BoardKeyboard, saying who ran out of time in a duel that
-// expired. The keyboard fits layout; window is as for BoardKeyboard.
+// game, Text and BoardKeyboard. The keyboard fits layout; window is as for BoardKeyboard.
 func Message(v session.View, l Lang, layout Layout, window *engine.Point) (string, Keyboard) {
 	if IsChallenge(v) {
 		return ChallengeText(v, l), ChallengeKeyboard(v, l, layout)
 	}
-	text, kb := Text(v, l), BoardKeyboard(v, l, layout, window)
-	if v.Status() == session.Expired && v.Winner() != engine.Empty {
-		r := v.Rules()
-		name := func(s engine.Stone) string { return Stone(r, s) + " " + SeatName(v.Seat(s), l) }
-		// Status has said who wins.
-		text += " " + T(l, MsgOutOfTime, name(v.Winner().Opponent()))
-	}
-	return text, kb
+	return Text(v, l), BoardKeyboard(v, l, layout, window)
 }
 
 // ChallengeText returns the text of a challenge's message: who challenges

@@ -99,12 +99,23 @@ func Status(v session.View, l Lang) string {
 	case session.Drawn:
 		return T(l, MsgDraw)
 	case session.Resigned:
-		return T(l, MsgResigned, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
+		return sentences(l, T(l, MsgResigned, name(v.Winner().Opponent())), T(l, MsgWins, name(v.Winner())))
 	}
 	if v.Winner() != engine.Empty {
-		return T(l, MsgExpired) + " " + T(l, MsgWins, name(v.Winner()))
+		// Only a duel expires with a winner: the player to move ran out
+		// of time.
+		return sentences(l, T(l, MsgExpired), T(l, MsgOutOfTime, name(v.Winner().Opponent())), T(l, MsgWins, name(v.Winner())))
 	}
 	return T(l, MsgExpired)
+}
+
+// sentences joins sentences of language l: with a space in English, with
+// none after Chinese full stops.
+func sentences(l Lang, s ...string) string {
+	if l == Chinese {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s, " ")
 }
 
 // seatLabel returns side s's stone and the name of its seat.

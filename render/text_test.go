@@ -61,9 +61,9 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		en, zh string
 	}{
 		{session.Running, engine.Empty, "❌ alice to move", "轮到 ❌ alice"},
-		{session.Resigned, engine.White, "❌ alice resigned. Winner: ⭕ AI (hard).", "❌ alice 认输了。 获胜：⭕ AI（困难）。"},
+		{session.Resigned, engine.White, "❌ alice resigned. Winner: ⭕ AI (hard).", "❌ alice 认输了。获胜：⭕ AI（困难）。"},
 		{session.Expired, engine.Empty, "The game expired.", "对局已超时。"},
-		{session.Expired, engine.Black, "The game expired. Winner: ❌ alice.", "对局已超时。 获胜：❌ alice。"},
+		{session.Expired, engine.Black, "The game expired. ⭕ AI (hard) ran out of time. Winner: ❌ alice.", "对局已超时。⭕ AI（困难） 超时。获胜：❌ alice。"},
 	} {
 		v := storedView(t, svc, st, r, moves, tt.status, tt.winner)
 		if got := Status(v, English); got != tt.en {

@@ -277,7 +277,7 @@ func TestSweeperEndsGamesAndEditsTheirMessages(t *testing.T) {
 		t.Errorf("lapsed challenge: %q %+v", m.Content, m.Rows)
 	}
 	m := h.message(duel.ID)
-	if !strings.HasSuffix(m.Content, render.T(render.English, render.MsgWins, "⭕ carol")+" "+render.T(render.English, render.MsgOutOfTime, "❌ ann")) || len(placeButtons(m)) != 0 {
+	if !strings.HasSuffix(m.Content, render.T(render.English, render.MsgOutOfTime, "❌ ann")+" "+render.T(render.English, render.MsgWins, "⭕ carol")) || len(placeButtons(m)) != 0 {
 		t.Errorf("expired duel:\n%s", m.Content)
 	}
 	buttonOf(t, m, "R:")
