@@ -182,22 +182,34 @@ var catalog = map[Key]map[Lang]string{
 		English: "The buttons show part of the board: the arrows move it, or type /move with a cell, like h8.",
 		Chinese: "按钮只显示棋盘的一部分：用箭头移动，或用 /move 输入坐标，如 h8。",
 	},
-	MsgMenuPlay:      {English: "Start a game: /play hard gomoku", Chinese: "开始一局：/play hard gomoku"},
-	MsgMenuStart:     {English: "Pick a game and level from a menu", Chinese: "从菜单选择棋盘和难度"},
-	MsgMenuDuel:      {English: "Challenge someone in this chat", Chinese: "在本群向他人挑战"},
-	MsgMenuAccept:    {English: "Accept the newest challenge", Chinese: "接受最新的挑战"},
-	MsgMenuDecline:   {English: "Decline a challenge to you", Chinese: "拒绝给你的挑战"},
-	MsgMenuCancel:    {English: "Withdraw your challenge", Chinese: "撤回你的挑战"},
-	MsgMenuRematch:   {English: "Play your last game again, colours swapped", Chinese: "交换先后手再来一局"},
-	MsgMenuResign:    {English: "Give up your game", Chinese: "认输"},
-	MsgMenuStats:     {English: "Your wins, losses and draws", Chinese: "你的胜负和平局"},
-	MsgMenuTop:       {English: "The best players", Chinese: "排行榜"},
-	MsgMenuLang:      {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
-	MsgMenuHelp:      {English: "How to play", Chinese: "玩法说明"},
-	MsgGameTicTacToe: {English: "Tic-tac-toe", Chinese: "井字棋"},
-	MsgGameGomoku:    {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
-	MsgGameInARow:    {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
-	MsgGameExactly:   {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
+	MsgMenuPlay:       {English: "Start a game: /play hard gomoku", Chinese: "开始一局：/play hard gomoku"},
+	MsgMenuStart:      {English: "Pick a game and level from a menu", Chinese: "从菜单选择棋盘和难度"},
+	MsgMenuDuel:       {English: "Challenge someone in this chat", Chinese: "在本群向他人挑战"},
+	MsgMenuAccept:     {English: "Accept the newest challenge", Chinese: "接受最新的挑战"},
+	MsgMenuDecline:    {English: "Decline a challenge to you", Chinese: "拒绝给你的挑战"},
+	MsgMenuCancel:     {English: "Withdraw your challenge", Chinese: "撤回你的挑战"},
+	MsgMenuRematch:    {English: "Play your last game again, colours swapped", Chinese: "交换先后手再来一局"},
+	MsgMenuResign:     {English: "Give up your game", Chinese: "认输"},
+	MsgMenuStats:      {English: "Your wins, losses and draws", Chinese: "你的胜负和平局"},
+	MsgMenuTop:        {English: "The best players", Chinese: "排行榜"},
+	MsgMenuLang:       {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
+	MsgMenuHelp:       {English: "How to play", Chinese: "玩法说明"},
+	MsgSlashPlay:      {English: "Start a game against the AI, or challenge a member", Chinese: "开始与 AI 对局，或挑战一位成员"},
+	MsgSlashMove:      {English: "Place a stone by naming its cell", Chinese: "输入坐标落子"},
+	MsgSlashLang:      {English: "Choose the language the bot answers you in", Chinese: "选择机器人回复你的语言"},
+	MsgOptionLevel:    {English: "How strongly the AI plays (default medium)", Chinese: "AI 的强度（默认中等）"},
+	MsgOptionGame:     {English: "Board and how many in a row win (default tic-tac-toe)", Chinese: "棋盘与连成几子获胜（默认井字棋）"},
+	MsgOptionOpponent: {English: "Challenge this member instead of the AI", Chinese: "挑战这位成员而不是 AI"},
+	MsgOptionSide:     {English: "Who moves first (default you)", Chinese: "谁先走（默认你）"},
+	MsgOptionCell:     {English: "Column letter and row number, like h8", Chinese: "列字母加行号，如 h8"},
+	MsgOptionLanguage: {English: "Language", Chinese: "语言"},
+	MsgSideFirst:      {English: "I move first", Chinese: "我先走"},
+	MsgSideSecond:     {English: "I move second", Chinese: "我后走"},
+	MsgSideRandom:     {English: "Random", Chinese: "随机"},
+	MsgGameTicTacToe:  {English: "Tic-tac-toe", Chinese: "井字棋"},
+	MsgGameGomoku:     {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
+	MsgGameInARow:     {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
+	MsgGameExactly:    {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
 	MsgNumbers: {
 		English: "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen",
 		Chinese: "零 一 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四 十五 十六 十七 十八 十九",
@@ -330,18 +342,31 @@ const (
 	MsgTypeMoves   Key = "type_moves"
 )
 
-// The descriptions of the commands in a platform's command menu.
+// The descriptions of the commands in a platform's command menu, and of
+// Discord's slash commands and their options.
 const (
-	MsgMenuPlay    Key = "menu_play"
-	MsgMenuStart   Key = "menu_start"
-	MsgMenuDuel    Key = "menu_duel"
-	MsgMenuAccept  Key = "menu_accept"
-	MsgMenuDecline Key = "menu_decline"
-	MsgMenuCancel  Key = "menu_cancel"
-	MsgMenuRematch Key = "menu_rematch"
-	MsgMenuResign  Key = "menu_resign"
-	MsgMenuStats   Key = "menu_stats"
-	MsgMenuTop     Key = "menu_top"
-	MsgMenuLang    Key = "menu_lang"
-	MsgMenuHelp    Key = "menu_help"
+	MsgSlashPlay      Key = "slash_play"
+	MsgSlashMove      Key = "slash_move"
+	MsgSlashLang      Key = "slash_lang"
+	MsgOptionLevel    Key = "option_level"
+	MsgOptionGame     Key = "option_game"
+	MsgOptionOpponent Key = "option_opponent"
+	MsgOptionSide     Key = "option_side"
+	MsgOptionCell     Key = "option_cell"
+	MsgOptionLanguage Key = "option_language"
+	MsgSideFirst      Key = "side_first"
+	MsgSideSecond     Key = "side_second"
+	MsgSideRandom     Key = "side_random"
+	MsgMenuPlay       Key = "menu_play"
+	MsgMenuStart      Key = "menu_start"
+	MsgMenuDuel       Key = "menu_duel"
+	MsgMenuAccept     Key = "menu_accept"
+	MsgMenuDecline    Key = "menu_decline"
+	MsgMenuCancel     Key = "menu_cancel"
+	MsgMenuRematch    Key = "menu_rematch"
+	MsgMenuResign     Key = "menu_resign"
+	MsgMenuStats      Key = "menu_stats"
+	MsgMenuTop        Key = "menu_top"
+	MsgMenuLang       Key = "menu_lang"
+	MsgMenuHelp       Key = "menu_help"
 )
