@@ -311,9 +311,9 @@ const expireTimeout = 2 * time.Minute
 // Expired edits the board message of a game the session's sweeper ended
 // (session.Config.OnExpire), so that it shows the result and loses its
 // live buttons, in its players' language (adapters.Dispatcher.Expired).
-// Games of other platforms and
-// games without a message are ignored; a failure is logged. It is safe to call from any goroutine,
-// before, during and (to no effect but a logged error) after Run.
+// Games of other platforms and games without a message are ignored; a
+// failure is logged. It is safe to call from any goroutine, before,
+// during and (to no effect but a logged error) after Run.
 func (b *Bot) Expired(v session.View) {
 	if v.Platform() != Platform || v.Message() == "" {
 		return
