@@ -114,6 +114,13 @@ func (d *Dispatcher) lang(ctx context.Context, req Request) render.Lang {
 	return render.LangOf(req.Locale)
 }
 
+// Lang returns the language to answer a request in, as the dispatcher's
+// own replies are: the user's /lang setting, else the chat's language,
+// else the client's locale. Adapters write every text of their own in it.
+func (d *Dispatcher) Lang(ctx context.Context, req Request) render.Lang {
+	return d.lang(ctx, req)
+}
+
 // Command handles a typed command such as "/play hard". Text that is not a
 // command, or a command for another bot, gives an empty Reply.
 func (d *Dispatcher) Command(ctx context.Context, req Request, text string) Reply {
@@ -376,9 +383,9 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 			}
 			opp := render.T(lang, render.MsgVsPeople)
 			if o != session.VsPeople {
-				opp = render.T(lang, render.MsgAI, o)
+				opp = render.T(lang, render.MsgAI, render.LevelName(lang, o.Level()))
 			}
-			lines = append(lines, render.T(lang, render.MsgStatsLine, f, opp, t.Wins, t.Losses, t.Draws))
+			lines = append(lines, render.T(lang, render.MsgStatsLine, render.FamilyName(lang, f), opp, t.Wins, t.Losses, t.Draws))
 			if t.Takebacks > 0 {
 				lines[len(lines)-1] += render.T(lang, render.MsgStatsTakebacks, t.Takebacks, t.TakebackWins)
 			}
@@ -683,13 +690,36 @@ func (d *Dispatcher) current(ctx context.Context, id session.GameID) *session.Vi
 }
 
 // Expired returns the reply that updates the message of a game the
-// session's sweeper ended (Config.OnExpire), in the chat's language.
+// session's sweeper ended (Config.OnExpire), in its players' language:
+// the language every person in the game has set with /lang (or that
+// their chat has), else the chat's language, else English. Every
+// platform shows an expiry with it.
 func (d *Dispatcher) Expired(ctx context.Context, v session.View) Reply {
-	lang := render.English
-	if cs, err := d.svc.ChatSettings(ctx, d.platform, v.Chat()); err == nil && cs.Lang != "" {
-		lang = render.LangOf(cs.Lang)
+	return Reply{Lang: d.playersLang(ctx, v), Game: &v, Edit: v.Message()}
+}
+
+// playersLang returns the language to show a game in when no request
+// says: the one its people agree on, else the chat's, else English.
+func (d *Dispatcher) playersLang(ctx context.Context, v session.View) render.Lang {
+	var langs []string
+	for _, s := range []engine.Stone{engine.Black, engine.White} {
+		seat := v.Seat(s)
+		if seat.IsAI() || seat.User.ID == "" {
+			continue
+		}
+		l, err := d.svc.Lang(ctx, session.Actor{Platform: d.platform, Chat: v.Chat(), User: seat.User})
+		if err != nil {
+			d.log.Warn("reading language settings", "platform", d.platform, "err", err)
+		}
+		langs = append(langs, l)
 	}
-	return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+	if len(langs) > 0 && langs[0] != "" && (len(langs) == 1 || langs[1] == langs[0]) {
+		return render.LangOf(langs[0])
+	}
+	if cs, err := d.svc.ChatSettings(ctx, d.platform, v.Chat()); err == nil && cs.Lang != "" {
+		return render.LangOf(cs.Lang)
+	}
+	return render.English
 }
 
 // Move handles typed text that may be a coordinate such as "h8": a stone

@@ -175,7 +175,7 @@ func TestLanguageSettings(t *testing.T) {
 	if r := d.Command(ctx, req("bob"), "/top hard"); r.Text != "Most wins against hard here:\nNobody is on this board yet." {
 		t.Fatalf("/top hard: %q", r.Text)
 	}
-	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200 (0 duels)\nNo finished games yet." {
+	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200, duels played: 0\nNo finished games yet." {
 		t.Fatalf("/stats: %q", r.Text)
 	}
 }
@@ -253,5 +253,50 @@ func TestStaleTapRedrawsTheBoard(t *testing.T) {
 	elsewhere.Chat = "other"
 	if r := tapAction(t, d, elsewhere, old, render.Place); r.Game != nil || r.Notice == "" {
 		t.Fatalf("stale tap from another chat: %+v", r)
+	}
+}
+
+func TestStatsNameGamesAndLevelsInTheUsersLanguage(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	for _, play := range []string{"/play easy", "/play 6x4 k4 hard", "/play gomoku medium"} {
+		if r := d.Command(ctx, req("alice"), play); r.Game == nil {
+			t.Fatalf("%s: %+v", play, r)
+		}
+		if r := d.Command(ctx, req("alice"), "/resign"); r.Game == nil {
+			t.Fatalf("/resign: %+v", r)
+		}
+	}
+	want := map[string]string{
+		"/lang en": "alice — duel rating 1200, duels played: 0\n" +
+			"Tic-tac-toe vs AI (easy): 0 won, 1 lost, 0 drawn\n" +
+			"Other boards vs AI (hard): 0 won, 1 lost, 0 drawn\n" +
+			"Gomoku vs AI (medium): 0 won, 1 lost, 0 drawn",
+		"/lang zh": "alice — 对战积分 1200，已下对战：0\n" +
+			"井字棋 对 AI（简单）：胜 0，负 1，平 0\n" +
+			"其他棋盘 对 AI（困难）：胜 0，负 1，平 0\n" +
+			"五子棋 对 AI（中等）：胜 0，负 1，平 0",
+	}
+	for lang, stats := range want {
+		d.Command(ctx, req("alice"), lang)
+		if r := d.Command(ctx, req("alice"), "/stats"); r.Text != stats {
+			t.Errorf("/stats after %s:\n%s\nwant\n%s", lang, r.Text, stats)
+		}
+	}
+}
+
+func TestEveryBoardAndChallengeNamesItsRules(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	for _, tt := range []struct{ who, command, want string }{
+		{"alice", "/play 6x4 k4 easy", "❌ alice  vs  ⭕ AI (easy) · 6×4, four in a row\n"},
+		{"bob", "/duel 7x7 k4 exact first", "Open challenge from bob: 7×7, exactly four in a row. bob will play ❌."},
+		{"carol", "/play gomoku hard", "⚫ carol  vs  ⚪ AI (hard) · Gomoku 15×15\n"},
+	} {
+		r := d.Command(ctx, req(tt.who), tt.command)
+		if r.Game == nil {
+			t.Fatalf("%s: %+v", tt.command, r)
+		}
+		if text, _ := render.Message(*r.Game, r.Lang, render.ConsoleLayout, nil); !strings.HasPrefix(text, tt.want) {
+			t.Errorf("%s shows\n%s\nwant it to start %q", tt.command, text, tt.want)
+		}
 	}
 }

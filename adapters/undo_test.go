@@ -69,7 +69,7 @@ func TestUndoAgainstTheAIByCommandAndButton(t *testing.T) {
 		t.Fatalf("/resign: %+v", end)
 	}
 	// The game is marked in /stats, in both languages.
-	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "(with takebacks: 1 games, 0 won;") {
+	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "(games with takebacks: 1, won: 0;") {
 		t.Errorf("/stats:\n%s", r.Text)
 	}
 	d.Command(ctx, alice, "/lang zh")
@@ -101,7 +101,7 @@ func TestDuelTakebackIsAskedAndAnswered(t *testing.T) {
 	}
 	asked := *r.Game
 	text, _ := render.Message(asked, render.English, render.ConsoleLayout, nil)
-	if !strings.Contains(text, "❌ alice asks to take back a move: ⭕ bob, accept or refuse") {
+	if !strings.Contains(text, "Takeback asked by ❌ alice. ⭕ bob: accept or refuse") {
 		t.Errorf("board with a request:\n%s", text)
 	}
 	if r := tapAction(t, d, alice, asked, render.UndoAccept); r.Notice != "There is no takeback request for you to answer." {

@@ -78,8 +78,8 @@ var catalog = map[Key]map[Lang]string{
 		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
 	},
 	MsgHelp: {
-		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — start a game (defaults: medium ttt first)\n/resign — give up your game\nTap a cell to place a stone, or type its name, like b2.",
-		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second] — 开始一局（默认：medium ttt first）\n/resign — 认输\n点击格子落子，或输入坐标，如 b2。",
+		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — start a game, words in any order (defaults: medium ttt first; exact: only exactly K in a row wins)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
+		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — 开始一局，参数顺序不限（默认：medium ttt first；exact：恰好 K 子连成一线才算赢）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
 	},
 	MsgUnknownCommand: {
 		English: "Unknown command %s. Try /play hard or /help.",
@@ -109,7 +109,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgBadCallback: {English: "That button doesn't work any more.", Chinese: "这个按钮已失效。"},
 	MsgInternal:    {English: "Something went wrong; please try again.", Chinese: "出错了，请重试。"},
 	MsgTurn:        {English: "%s to move", Chinese: "轮到 %s"},
-	MsgWins:        {English: "%s wins!", Chinese: "%s 获胜！"},
+	MsgWins:        {English: "Winner: %s.", Chinese: "获胜：%s。"},
 	MsgDraw:        {English: "Draw: the board is full.", Chinese: "平局：棋盘已满。"},
 	MsgResigned:    {English: "%s resigned.", Chinese: "%s 认输了。"},
 	MsgExpired:     {English: "The game expired.", Chinese: "对局已超时。"},
@@ -120,7 +120,7 @@ var catalog = map[Key]map[Lang]string{
 		Chinese: "🏳 认输",
 	},
 	MsgVs:            {English: "%s  vs  %s", Chinese: "%s  对  %s"},
-	MsgWinsLine:      {English: "%s wins with %d in a row!", Chinese: "%s 连成 %d 子，获胜！"},
+	MsgWinsLine:      {English: "Winner: %s, with %s in a row.", Chinese: "获胜：%s，连成%s子。"},
 	MsgLastMove:      {English: "Last move: %s %s", Chinese: "上一步：%s %s"},
 	MsgRematchButton: {English: "🔁 Rematch", Chinese: "🔁 再来一局"},
 	MsgAcceptButton:  {English: "✅ Accept", Chinese: "✅ 接受"},
@@ -128,6 +128,10 @@ var catalog = map[Key]map[Lang]string{
 	MsgHelpMore: {
 		English: "/duel [@user] [game] [first|second|random] — challenge someone here (or anyone)\n/accept, /decline, /cancel — answer or withdraw a challenge\n/rematch — play your last game again, colours swapped\n/stats — your results; /top [hard] — this chat's best\n/lang en|zh — your language",
 		Chinese: "/duel [@用户] [棋类] [first|second|random] — 向某人（或任何人）发起对战\n/accept、/decline、/cancel — 接受、拒绝或撤回挑战\n/rematch — 交换先后手再来一局\n/stats — 你的战绩；/top [hard] — 本群排行\n/lang en|zh — 设置语言",
+	},
+	MsgHelpTerminal: {
+		English: "In the terminal: type a button's number; /as NAME — type as another user (/as alone switches back); /quit — leave.",
+		Chinese: "终端里：输入按钮的编号；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
 	},
 	MsgBadLang:        {English: "Languages: /lang en or /lang zh.", Chinese: "可选语言：/lang en 或 /lang zh。"},
 	MsgLangSet:        {English: "I'll answer you in English.", Chinese: "之后我会用中文回复你。"},
@@ -140,20 +144,20 @@ var catalog = map[Key]map[Lang]string{
 	MsgNotStarted:     {English: "This game hasn't started: the challenge wasn't accepted.", Chinese: "对局尚未开始：挑战还没被接受。"},
 	MsgNotOver:        {English: "This game is still going on.", Chinese: "这局棋还在进行中。"},
 	MsgChallengeOpen: {
-		English: "%s challenges anyone to %s. %s",
-		Chinese: "%s 向所有人发起 %s 对战。%s",
+		English: "Open challenge from %s: %s. %s",
+		Chinese: "%s 向所有人发起对战：%s。%s",
 	},
 	MsgChallengeTo: {
-		English: "%s challenges %s to %s. %s",
-		Chinese: "%s 向 %s 发起 %s 对战。%s",
+		English: "Challenge from %s to %s: %s. %s",
+		Chinese: "%s 向 %s 发起对战：%s。%s",
 	},
 	MsgChallengeDeclined: {English: "%s declined the challenge.", Chinese: "%s 拒绝了挑战。"},
 	MsgChallengeCanceled: {English: "%s withdrew the challenge.", Chinese: "%s 撤回了挑战。"},
-	MsgChallengeLapsed:   {English: "Nobody accepted %s's challenge in time.", Chinese: "无人及时接受 %s 的挑战。"},
-	MsgChallengerPlays:   {English: "%s plays %s.", Chinese: "%s 执 %s。"},
+	MsgChallengeLapsed:   {English: "The challenge from %s lapsed: nobody accepted it in time.", Chinese: "%s 的挑战已过期：无人及时接受。"},
+	MsgChallengerPlays:   {English: "%s will play %s.", Chinese: "%s 执 %s。"},
 	MsgOutOfTime:         {English: "%s ran out of time.", Chinese: "%s 超时。"},
 	MsgCancelButton:      {English: "✖️ Cancel", Chinese: "✖️ 撤回"},
-	MsgStatsHeader:       {English: "%s — duel rating %d (%d duels)", Chinese: "%s — 对战积分 %d（%d 局对战）"},
+	MsgStatsHeader:       {English: "%s — duel rating %d, duels played: %d", Chinese: "%s — 对战积分 %d，已下对战：%d"},
 	MsgStatsLine:         {English: "%s vs %s: %d won, %d lost, %d drawn", Chinese: "%s 对 %s：胜 %d，负 %d，平 %d"},
 	MsgStatsNone:         {English: "No finished games yet.", Chinese: "还没有下完的对局。"},
 	MsgVsPeople:          {English: "people", Chinese: "玩家"},
@@ -168,7 +172,57 @@ var catalog = map[Key]map[Lang]string{
 	MsgChatGames:         {English: "This chat has too many games going; finish some first.", Chinese: "本群进行中的对局太多了，请先结束一些。"},
 	MsgCooldown:          {English: "You just made a challenge; wait a few seconds before the next.", Chinese: "你刚发起过挑战，请稍等几秒再发起。"},
 	MsgPlayer:            {English: "Player %s", Chinese: "玩家 %s"},
-	MsgTooLong:           {English: "That message is too long: commands are at most %s characters.", Chinese: "消息太长：命令最多 %s 个字符。"},
+	MsgTooLong:           {English: "That message is too long (character limit for a command: %s).", Chinese: "消息太长：命令最多 %s 个字符。"},
+	MsgPickGame:          {English: "Pick a game:", Chinese: "选择棋盘："},
+	MsgPickLevel:         {English: "%s — pick a level:", Chinese: "%s — 选择难度："},
+	MsgBack:              {English: "« Back", Chinese: "« 返回"},
+	MsgBotOpponent: {
+		English: "Bots can't be challenged; pick a member, or play the AI without an opponent.",
+		Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。",
+	},
+	MsgTypeMoves: {
+		English: "The buttons show part of the board: the arrows move it, or type /move with a cell, like h8.",
+		Chinese: "按钮只显示棋盘的一部分：用箭头移动，或用 /move 输入坐标，如 h8。",
+	},
+	MsgMenuPlay:       {English: "Start a game: /play hard gomoku", Chinese: "开始一局：/play hard gomoku"},
+	MsgMenuStart:      {English: "Pick a game and level from a menu", Chinese: "从菜单选择棋盘和难度"},
+	MsgMenuDuel:       {English: "Challenge someone in this chat", Chinese: "在本群向他人挑战"},
+	MsgMenuAccept:     {English: "Accept the newest challenge", Chinese: "接受最新的挑战"},
+	MsgMenuDecline:    {English: "Decline a challenge to you", Chinese: "拒绝给你的挑战"},
+	MsgMenuCancel:     {English: "Withdraw your challenge", Chinese: "撤回你的挑战"},
+	MsgMenuRematch:    {English: "Play your last game again, colours swapped", Chinese: "交换先后手再来一局"},
+	MsgMenuResign:     {English: "Give up your game", Chinese: "认输"},
+	MsgMenuUndo:       {English: "Take back your last move", Chinese: "悔棋：撤回你的上一步"},
+	MsgMenuStats:      {English: "Your wins, losses and draws", Chinese: "你的胜负和平局"},
+	MsgMenuTop:        {English: "The best players", Chinese: "排行榜"},
+	MsgMenuLang:       {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
+	MsgMenuHelp:       {English: "How to play", Chinese: "玩法说明"},
+	MsgSlashPlay:      {English: "Start a game against the AI, or challenge a member", Chinese: "开始与 AI 对局，或挑战一位成员"},
+	MsgSlashMove:      {English: "Place a stone by naming its cell", Chinese: "输入坐标落子"},
+	MsgSlashLang:      {English: "Choose the language the bot answers you in", Chinese: "选择机器人回复你的语言"},
+	MsgOptionLevel:    {English: "How strongly the AI plays (default medium)", Chinese: "AI 的强度（默认中等）"},
+	MsgOptionGame:     {English: "Board and how many in a row win (default tic-tac-toe)", Chinese: "棋盘与连成几子获胜（默认井字棋）"},
+	MsgOptionOpponent: {English: "Challenge this member instead of the AI", Chinese: "挑战这位成员而不是 AI"},
+	MsgOptionSide:     {English: "Who moves first (default you)", Chinese: "谁先走（默认你）"},
+	MsgOptionCell:     {English: "Column letter and row number, like h8", Chinese: "列字母加行号，如 h8"},
+	MsgOptionLanguage: {English: "Language", Chinese: "语言"},
+	MsgSideFirst:      {English: "I move first", Chinese: "我先走"},
+	MsgSideSecond:     {English: "I move second", Chinese: "我后走"},
+	MsgSideRandom:     {English: "Random", Chinese: "随机"},
+	MsgGameTicTacToe:  {English: "Tic-tac-toe", Chinese: "井字棋"},
+	MsgGameGomoku:     {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
+	MsgGameInARow:     {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
+	MsgGameExactly:    {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
+	MsgNumbers: {
+		English: "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen",
+		Chinese: "零 一 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四 十五 十六 十七 十八 十九",
+	},
+	MsgFamilyNxN:    {English: "Other boards", Chinese: "其他棋盘"},
+	MsgFamilyGomoku: {English: "Gomoku", Chinese: "五子棋"},
+	MsgLevelEasy:    {English: "easy", Chinese: "简单"},
+	MsgLevelMedium:  {English: "medium", Chinese: "中等"},
+	MsgLevelHard:    {English: "hard", Chinese: "困难"},
+	MsgHeaderGame:   {English: "%s · %s", Chinese: "%s · %s"},
 
 	// The messages of the rules: aborted duels and takebacks.
 	MsgAborted: {
@@ -179,15 +233,15 @@ var catalog = map[Key]map[Lang]string{
 	MsgUndoAcceptButton:  {English: "✅ Allow takeback", Chinese: "✅ 同意悔棋"},
 	MsgUndoDeclineButton: {English: "🚫 Refuse takeback", Chinese: "🚫 拒绝悔棋"},
 	MsgUndoAsked: {
-		English: "%s asks to take back a move: %s, accept or refuse (or type /undo to accept).",
-		Chinese: "%s 请求悔棋：%s，请同意或拒绝（或输入 /undo 同意）。",
+		English: "Takeback asked by %s. %s: accept or refuse (or type /undo to accept).",
+		Chinese: "%s 请求悔棋。%s：请同意或拒绝（或输入 /undo 同意）。",
 	},
 	MsgTakebacks:     {English: "Takebacks: %d.", Chinese: "悔棋：%d 次。"},
 	MsgNoUndo:        {English: "You have no move to take back.", Chinese: "你没有可以悔的棋。"},
 	MsgUndoLimit:     {English: "No takebacks left in this game.", Chinese: "本局的悔棋次数已用完。"},
 	MsgNoUndoRequest: {English: "There is no takeback request for you to answer.", Chinese: "没有需要你回应的悔棋请求。"},
 	MsgStatsTakebacks: {
-		English: "  (with takebacks: %d games, %d won; those wins are not on /top hard)",
+		English: "  (games with takebacks: %d, won: %d; those wins are not on /top hard)",
 		Chinese: "  （有悔棋：%d 局，胜 %d；这些胜局不计入 /top hard）",
 	},
 	MsgHelpUndo: {
@@ -265,7 +319,9 @@ func ErrorText(l Lang, err error) string {
 
 // The messages of duels, rematches, stats, leaderboards and settings.
 const (
-	MsgHelpMore          Key = "help_more"
+	MsgHelpMore Key = "help_more"
+	// MsgHelpTerminal is the part of /help only the terminal has.
+	MsgHelpTerminal      Key = "help_terminal"
 	MsgBadLang           Key = "bad_lang"
 	MsgLangSet           Key = "lang_set"
 	MsgNoChallenge       Key = "no_challenge"
@@ -365,7 +421,7 @@ const (
 // the catalog.
 var refusalCatalog = map[Key]map[Lang]string{
 	MsgNoArguments: {
-		English: "I don't understand %q: %s takes nothing after it.",
+		English: "I don't understand %q: nothing goes after %s.",
 		Chinese: "无法理解 %q：%s 后面不带参数。",
 	},
 	MsgBadTopArgument: {
@@ -405,3 +461,43 @@ var refusalCatalog = map[Key]map[Lang]string{
 }
 
 func init() { maps.Copy(catalog, refusalCatalog) }
+
+// The messages of one platform's own features: Telegram's start menu,
+// Discord's notes.
+const (
+	MsgPickGame    Key = "pick_game"
+	MsgPickLevel   Key = "pick_level"
+	MsgBack        Key = "back"
+	MsgBotOpponent Key = "bot_opponent"
+	MsgTypeMoves   Key = "type_moves"
+)
+
+// The descriptions of the commands in a platform's command menu, and of
+// Discord's slash commands and their options.
+const (
+	MsgSlashPlay      Key = "slash_play"
+	MsgSlashMove      Key = "slash_move"
+	MsgSlashLang      Key = "slash_lang"
+	MsgOptionLevel    Key = "option_level"
+	MsgOptionGame     Key = "option_game"
+	MsgOptionOpponent Key = "option_opponent"
+	MsgOptionSide     Key = "option_side"
+	MsgOptionCell     Key = "option_cell"
+	MsgOptionLanguage Key = "option_language"
+	MsgSideFirst      Key = "side_first"
+	MsgSideSecond     Key = "side_second"
+	MsgSideRandom     Key = "side_random"
+	MsgMenuPlay       Key = "menu_play"
+	MsgMenuStart      Key = "menu_start"
+	MsgMenuDuel       Key = "menu_duel"
+	MsgMenuAccept     Key = "menu_accept"
+	MsgMenuDecline    Key = "menu_decline"
+	MsgMenuCancel     Key = "menu_cancel"
+	MsgMenuRematch    Key = "menu_rematch"
+	MsgMenuResign     Key = "menu_resign"
+	MsgMenuUndo       Key = "menu_undo"
+	MsgMenuStats      Key = "menu_stats"
+	MsgMenuTop        Key = "menu_top"
+	MsgMenuLang       Key = "menu_lang"
+	MsgMenuHelp       Key = "menu_help"
+)

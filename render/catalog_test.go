@@ -109,3 +109,89 @@ func TestEverySessionRefusalHasAMessage(t *testing.T) {
 		}
 	}
 }
+
+// badGrammar matches what a message must never say when a name is "you"
+// (the terminal's user) or a count is 1: a third-person verb or a
+// possessive after "you", and a plural noun after 1.
+var badGrammar = regexp.MustCompile(`\byou('s| (is|has|was|does|[a-z]+[^s\W]s)\b)|(^|[^\d.])1 ([a-z]+[^s\W]s)\b|1 局对战`)
+
+// fill formats message m with "you" for every name and 1 for every count.
+func fill(m, you string) string {
+	args := []any{}
+	for _, v := range verbs.FindAllString(m, -1) {
+		switch v[len(v)-1] {
+		case 'd':
+			args = append(args, 1)
+		case '%':
+		default:
+			args = append(args, you)
+		}
+	}
+	return fmt.Sprintf(m, args...)
+}
+
+func TestEveryMessageReadsRightForYouAndOne(t *testing.T) {
+	keys := declaredKeys(t)
+	for name, k := range keys {
+		for _, l := range Langs {
+			you := T(l, MsgYou)
+			got := fill(catalog[k][l], you)
+			if strings.Contains(got, "%!") {
+				t.Errorf("%s in %s: %q", name, l, got)
+			}
+			if m := badGrammar.FindString(got); m != "" {
+				t.Errorf("%s in %s reads %q: %q", name, l, m, got)
+			}
+		}
+	}
+	// The status lines, as they are put together.
+	for _, l := range Langs {
+		you := T(l, MsgYou)
+		for _, got := range []string{T(l, MsgWinsLine, you, Number(l, 3)), sentences(l, T(l, MsgResigned, you), T(l, MsgWins, you))} {
+			if m := badGrammar.FindString(got); m != "" {
+				t.Errorf("%s reads %q: %q", l, m, got)
+			}
+		}
+	}
+}
+
+func TestGameNamesSayTheBoardKAndTheRule(t *testing.T) {
+	for _, tt := range []struct {
+		r      engine.Rules
+		en, zh string
+	}{
+		{engine.TicTacToe(), "Tic-tac-toe", "井字棋"},
+		{engine.Rules{Width: 4, Height: 4, K: 4}, "4×4, four in a row", "4×4 四连"},
+		{engine.Rules{Width: 15, Height: 15, K: 5}, "Gomoku 15×15", "五子棋 15×15"},
+		{engine.Rules{Width: 15, Height: 15, K: 5, Exact: true}, "15×15, exactly five in a row", "15×15 恰好五连"},
+		{engine.Rules{Width: 6, Height: 4, K: 4}, "6×4, four in a row", "6×4 四连"},
+		{engine.Rules{Width: 7, Height: 7, K: 4, Exact: true}, "7×7, exactly four in a row", "7×7 恰好四连"},
+		{engine.Rules{Width: 19, Height: 19, K: 19}, "19×19, nineteen in a row", "19×19 十九连"},
+	} {
+		if got := GameName(English, tt.r); got != tt.en {
+			t.Errorf("%v: %q, want %q", tt.r, got, tt.en)
+		}
+		if got := GameName(Chinese, tt.r); got != tt.zh {
+			t.Errorf("%v: %q, want %q", tt.r, got, tt.zh)
+		}
+	}
+	for _, lv := range engine.Levels {
+		if LevelName(Chinese, lv) == lv.String() || LevelName(English, lv) != lv.String() {
+			t.Errorf("level %s: %q, %q", lv, LevelName(English, lv), LevelName(Chinese, lv))
+		}
+	}
+}
+
+func TestEveryBoardHeaderNamesItsGame(t *testing.T) {
+	svc, _ := fixtureStore(t)
+	who := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "you"}}
+	v, err := svc.Start(t.Context(), who, session.StartRequest{Rules: engine.Rules{Width: 6, Height: 4, K: 4}, Level: engine.Easy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range map[Lang]string{English: "❌ you  vs  ⭕ AI (easy) · 6×4, four in a row", Chinese: "❌ you  对  ⭕ AI（简单） · 6×4 四连"} {
+		if got, _, _ := strings.Cut(Text(v, l), "\n"); got != want {
+			t.Errorf("%s header %q, want %q", l, got, want)
+		}
+	}
+}

@@ -17,10 +17,9 @@ func IsChallenge(v session.View) bool {
 
 // Message returns the text and keyboard of the message that shows v in
 // language l: for a challenge, ChallengeText and ChallengeKeyboard; for a
-// game, Text and BoardKeyboard, saying who ran out of time in a duel that
-// expired, and which cells the buttons are when they show part of the
-// board (WindowText). The keyboard fits layout; window is as for
-// BoardKeyboard.
+// game, Text and BoardKeyboard, and which cells the buttons are when they
+// show part of the board (WindowText). The keyboard fits layout; window is
+// as for BoardKeyboard.
 func Message(v session.View, l Lang, layout Layout, window *engine.Point) (string, Keyboard) {
 	if IsChallenge(v) {
 		return ChallengeText(v, l), ChallengeKeyboard(v, l, layout)
@@ -28,12 +27,6 @@ func Message(v session.View, l Lang, layout Layout, window *engine.Point) (strin
 	text, kb := Text(v, l), BoardKeyboard(v, l, layout, window)
 	if w := WindowText(v, kb, l); w != "" {
 		text += "\n" + w
-	}
-	if v.Status() == session.Expired && v.Winner() != engine.Empty {
-		r := v.Rules()
-		name := func(s engine.Stone) string { return Stone(r, s) + " " + SeatName(v.Seat(s), l) }
-		// Status has said who wins.
-		text += " " + T(l, MsgOutOfTime, name(v.Winner().Opponent()))
 	}
 	return text, kb
 }
@@ -58,9 +51,9 @@ func ChallengeText(v session.View, l Lang) string {
 	case session.Open:
 		colour := T(l, MsgChallengerPlays, challenger, Stone(v.Rules(), from))
 		if to == (session.User{}) {
-			return T(l, MsgChallengeOpen, challenger, v.Rules().String(), colour)
+			return T(l, MsgChallengeOpen, challenger, GameName(l, v.Rules()), colour)
 		}
-		return T(l, MsgChallengeTo, challenger, SeatName(session.Seat{User: to}, l), v.Rules().String(), colour)
+		return T(l, MsgChallengeTo, challenger, SeatName(session.Seat{User: to}, l), GameName(l, v.Rules()), colour)
 	}
 	return Text(v, l)
 }

@@ -31,8 +31,8 @@ func TestChallengeMessages(t *testing.T) {
 		text    string
 		buttons []ActionKind
 	}{
-		{open, "alice challenges anyone to ttt. alice plays ❌.", []ActionKind{Accept, Cancel}},
-		{to, "alice challenges bob to ttt. alice plays ⭕.", []ActionKind{Accept, Decline, Cancel}},
+		{open, "Open challenge from alice: Tic-tac-toe. alice will play ❌.", []ActionKind{Accept, Cancel}},
+		{to, "Challenge from alice to bob: Tic-tac-toe. alice will play ⭕.", []ActionKind{Accept, Decline, Cancel}},
 	} {
 		text, kb := Message(tt.v, English, TelegramLayout, nil)
 		var kinds []ActionKind
@@ -64,7 +64,7 @@ func TestChallengeMessages(t *testing.T) {
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
 	text, kb := Message(e, English, TelegramLayout, nil)
-	if !strings.Contains(text, "The game expired. ⭕ bob wins!") || !strings.Contains(text, "❌ alice ran out of time.") || strings.Count(text, "wins") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+	if !strings.Contains(text, "The game expired. ❌ alice ran out of time. Winner: ⭕ bob.") || strings.Count(text, "Winner") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
 		t.Errorf("expired duel: %q", text)
 	}
 }
@@ -76,5 +76,41 @@ func TestNewRefusalsHaveMessages(t *testing.T) {
 				t.Errorf("%v has no %s message", err, l)
 			}
 		}
+	}
+}
+
+func TestAnExpiredDuelSaysWhoRanOutOfTimeOnItsStatusLine(t *testing.T) {
+	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	svc := session.New(st, &session.Config{Now: func() time.Time { return now }})
+	ctx := context.Background()
+	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
+	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob"}}
+	ch, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
+	g, err := svc.Accept(ctx, bob, ch.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: g.MoveNo(), Cell: engine.Point{X: 1, Y: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	// Both players moved, so the duel is not aborted when it expires.
+	if _, err := svc.Place(ctx, bob, session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: 2, Cell: engine.Point{X: 2, Y: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(session.DefaultTurnLimit)
+	_, _ = svc.Sweep(ctx)
+	e, _ := svc.Game(ctx, g.ID())
+	text, _ := Message(e, English, TelegramLayout, nil)
+	lines := strings.Split(text, "\n")
+	if n := len(lines); lines[n-2] != "The game expired. ⭕ bob ran out of time. Winner: ❌ alice." || lines[n-1] != "Last move: ❌ c1" {
+		t.Errorf("expired duel:\n%s", text)
 	}
 }

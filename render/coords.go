@@ -11,8 +11,7 @@ import (
 
 // Coordinates name cells the way the board labels them: a column letter
 // from "a" at the left, then a row number from 1 at the bottom, as in
-// "h8". A 3×3 board has no labels but takes the same names ("b2" is the
-// centre).
+// "h8". Every board shows them, 3×3 too ("b2" is its centre).
 
 // ColumnLabel returns the letter of column x: "A" for the leftmost.
 func ColumnLabel(x int) string { return string(rune('A' + x)) }

@@ -18,9 +18,11 @@ import (
 //
 //   - Cells: ⬜ empty, ❌ ⭕ stones for the tic-tac-toe family (K ≤ 4);
 //     🟫 empty (a wooden board), ⚫ ⚪ stones for five in a row.
-//   - The last move and, once won, the winning line change shape but keep
-//     their colour: ❎ 🅾️ in tic-tac-toe, ⬛ ⬜ in gomoku (a square stone
-//     stands out among round ones; ⬜ is not a cell of the gomoku board).
+//   - The last move and, once won, the winning line keep what tells the
+//     sides apart and never look like an empty cell of any board: ✖️ 🅾️
+//     in tic-tac-toe (still an X and an O; ❎ would be a green tick box),
+//     ◼️ ◻️ in gomoku (still black and white; a square stone stands out
+//     among round ones, and ◻️ is smaller than ⬜, the empty cell of 3×3).
 //   - Row numbers are keycap digits (1️⃣ … 9️⃣, 1️⃣0️⃣ … 1️⃣9️⃣). On boards of
 //     ten rows or more every row label is two keycaps wide, the numbers
 //     below ten padded on the left with ▪️, so the board's left edge is one
@@ -43,8 +45,8 @@ type glyphs struct {
 }
 
 var (
-	ticTacToeGlyphs = glyphs{empty: "⬜", stone: [2]string{"❌", "⭕"}, marked: [2]string{"❎", "🅾️"}}
-	gomokuGlyphs    = glyphs{empty: "🟫", stone: [2]string{"⚫", "⚪"}, marked: [2]string{"⬛", "⬜"}}
+	ticTacToeGlyphs = glyphs{empty: "⬜", stone: [2]string{"❌", "⭕"}, marked: [2]string{"✖️", "🅾️"}}
+	gomokuGlyphs    = glyphs{empty: "🟫", stone: [2]string{"⚫", "⚪"}, marked: [2]string{"◼️", "◻️"}}
 )
 
 // Label glyphs: padding, keycap digits and regional-indicator letters.
@@ -78,10 +80,6 @@ func (g glyphs) cell(s engine.Stone, isMarked bool) string {
 	}
 	return g.stone[s-1]
 }
-
-// hasLabels reports whether a board shows coordinates: every board larger
-// than 3×3.
-func hasLabels(r engine.Rules) bool { return r.Width > 3 || r.Height > 3 }
 
 // rowLabelWidth returns how many glyphs wide the row labels of a board
 // are: two from ten rows up, else one.

@@ -132,7 +132,7 @@ func playedView(t *testing.T, cells ...engine.Point) session.View {
 func TestTextShowsLastMoveAndResult(t *testing.T) {
 	v := playedView(t, engine.Point{X: 0, Y: 0})
 	// alice X at a3; medium O takes the centre, marked as the last move.
-	want := "❌⬜⬜\n⬜🅾️⬜\n⬜⬜⬜\n"
+	want := "▪️🇦\u200c🇧\u200c🇨\n3️⃣❌⬜⬜\n2️⃣⬜🅾️⬜\n1️⃣⬜⬜⬜\n"
 	if g := Grid(v); g != want {
 		t.Fatalf("grid:\n%s\nwant:\n%s", g, want)
 	}

@@ -34,11 +34,12 @@ func TextLen(s string) int {
 }
 
 // Text returns the whole message that shows a game, in language l: who
-// plays whom, the board, the status line, the last move, and the
-// takebacks: how many the game had, and a request awaiting an answer.
+// plays whom and which game (GameName), the board, the status line, the
+// last move, and the takebacks: how many the game had, and a request
+// awaiting an answer.
 func Text(v session.View, l Lang) string {
 	var sb strings.Builder
-	sb.WriteString(T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)))
+	sb.WriteString(T(l, MsgHeaderGame, T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)), GameName(l, v.Rules())))
 	sb.WriteString("\n\n")
 	sb.WriteString(Grid(v))
 	sb.WriteString("\n")
@@ -74,23 +75,18 @@ func marks(v session.View) []engine.Point {
 }
 
 // Grid returns the emoji board of a game, one line per row ending in a
-// newline, with column letters above and row numbers at the left on
-// boards larger than 3×3. The glyphs are described at glyphs.
+// newline, with column letters above and row numbers at the left, the
+// names typed moves use (FormatCoord). The glyphs are described at glyphs.
 func Grid(v session.View) string {
 	r := v.Rules()
 	b := v.Board()
 	g := glyphsFor(r)
 	marked := marks(v)
-	labels := hasLabels(r)
 	var sb strings.Builder
-	if labels {
-		sb.WriteString(emojiColumnHeader(r))
-		sb.WriteString("\n")
-	}
+	sb.WriteString(emojiColumnHeader(r))
+	sb.WriteString("\n")
 	for y := range r.Height {
-		if labels {
-			sb.WriteString(emojiRowLabel(y, r))
-		}
+		sb.WriteString(emojiRowLabel(y, r))
 		for x := range r.Width {
 			p := engine.Point{X: x, Y: y}
 			sb.WriteString(g.cell(b.At(p), slices.Contains(marked, p)))
@@ -109,18 +105,29 @@ func Status(v session.View, l Lang) string {
 	case session.Running:
 		return T(l, MsgTurn, name(v.ToMove()))
 	case session.Won:
-		return T(l, MsgWinsLine, name(v.Winner()), v.Rules().K)
+		return T(l, MsgWinsLine, name(v.Winner()), Number(l, v.Rules().K))
 	case session.Drawn:
 		return T(l, MsgDraw)
 	case session.Resigned:
-		return T(l, MsgResigned, name(v.Winner().Opponent())) + " " + T(l, MsgWins, name(v.Winner()))
+		return sentences(l, T(l, MsgResigned, name(v.Winner().Opponent())), T(l, MsgWins, name(v.Winner())))
 	case session.Aborted:
 		return T(l, MsgAborted)
 	}
 	if v.Winner() != engine.Empty {
-		return T(l, MsgExpired) + " " + T(l, MsgWins, name(v.Winner()))
+		// Only a duel expires with a winner: the player to move ran out
+		// of time.
+		return sentences(l, T(l, MsgExpired), T(l, MsgOutOfTime, name(v.Winner().Opponent())), T(l, MsgWins, name(v.Winner())))
 	}
 	return T(l, MsgExpired)
+}
+
+// sentences joins sentences of language l: with a space in English, with
+// none after Chinese full stops.
+func sentences(l Lang, s ...string) string {
+	if l == Chinese {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s, " ")
 }
 
 // seatLabel returns side s's stone and the name of its seat.
@@ -133,7 +140,7 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 // or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
 	if s.IsAI() {
-		return T(l, MsgAI, s.AI)
+		return T(l, MsgAI, LevelName(l, s.AI))
 	}
 	if name := CleanName(s.User.Name); name != "" {
 		return name

@@ -61,9 +61,9 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		en, zh string
 	}{
 		{session.Running, engine.Empty, "❌ alice to move", "轮到 ❌ alice"},
-		{session.Resigned, engine.White, "❌ alice resigned. ⭕ AI (hard) wins!", "❌ alice 认输了。 ⭕ AI（hard） 获胜！"},
+		{session.Resigned, engine.White, "❌ alice resigned. Winner: ⭕ AI (hard).", "❌ alice 认输了。获胜：⭕ AI（困难）。"},
 		{session.Expired, engine.Empty, "The game expired.", "对局已超时。"},
-		{session.Expired, engine.Black, "The game expired. ❌ alice wins!", "对局已超时。 ❌ alice 获胜！"},
+		{session.Expired, engine.Black, "The game expired. ⭕ AI (hard) ran out of time. Winner: ❌ alice.", "对局已超时。⭕ AI（困难） 超时。获胜：❌ alice。"},
 		{session.Aborted, engine.Empty, "Game aborted: it ended before both players moved. No winner, no rating change.", "对局已中止：双方还没都落子就结束了。不计胜负，不影响积分。"},
 	} {
 		v := storedView(t, svc, st, r, moves, tt.status, tt.winner)
@@ -75,7 +75,7 @@ func TestStatusSaysWhyTheGameEnded(t *testing.T) {
 		}
 	}
 	won := fixture(t, svc, st, r, won)
-	if got := Status(won, English); got != "❌ alice wins with 3 in a row!" {
+	if got := Status(won, English); got != "Winner: ❌ alice, with three in a row." {
 		t.Errorf("won: %q", got)
 	}
 	drawn := fixture(t, svc, st, r, drawn)
@@ -119,12 +119,10 @@ func TestGridLinesAreEqualGlyphCounts(t *testing.T) {
 		r, _ := engine.Preset(name)
 		v := fixture(t, svc, st, r, inProgress)
 		lines := strings.Split(strings.TrimSuffix(Grid(v), "\n"), "\n")
-		want := r.Width
-		if hasLabels(r) {
-			want += rowLabelWidth(r)
-			if len(lines) != r.Height+1 {
-				t.Fatalf("%s: %d lines", name, len(lines))
-			}
+		// Every board has its labels, 3×3 too: "b2" is its centre.
+		want := r.Width + rowLabelWidth(r)
+		if len(lines) != r.Height+1 {
+			t.Fatalf("%s: %d lines", name, len(lines))
 		}
 		for i, line := range lines {
 			if n := glyphCount(line); n != want {

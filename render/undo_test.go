@@ -114,8 +114,8 @@ func TestTakebackTexts(t *testing.T) {
 	svc, st := fixtureStore(t)
 	v := storedDuel(t, svc, st, engine.TicTacToe(), 2, engine.White, 1)
 	for l, want := range map[Lang][]string{
-		English: {"Takebacks: 1.", "⭕ bob asks to take back a move: ❌ alice, accept or refuse (or type /undo to accept)."},
-		Chinese: {"悔棋：1 次。", "⭕ bob 请求悔棋：❌ alice，请同意或拒绝（或输入 /undo 同意）。"},
+		English: {"Takebacks: 1.", "Takeback asked by ⭕ bob. ❌ alice: accept or refuse (or type /undo to accept)."},
+		Chinese: {"悔棋：1 次。", "⭕ bob 请求悔棋。❌ alice：请同意或拒绝（或输入 /undo 同意）。"},
 	} {
 		text := Text(v, l)
 		for _, w := range want {

@@ -34,6 +34,9 @@ func (o Opponent) String() string {
 	return fmt.Sprintf("opponent(%d)", uint8(o))
 }
 
+// Level returns the AI level of an opponent other than VsPeople.
+func (o Opponent) Level() engine.Level { return engine.Level(o + 1) }
+
 // Opponents lists every opponent, the AI levels weakest first.
 var Opponents = []Opponent{VsEasy, VsMedium, VsHard, VsPeople}
 

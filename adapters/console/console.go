@@ -78,8 +78,7 @@ func (c *Console) Expired(v session.View) {
 // Run plays until the input ends, /quit is typed, or ctx is done. On start
 // it shows the user's running game, if any, where it was left.
 func (c *Console) Run(ctx context.Context) error {
-	lang := render.LangOf(c.lang)
-	fmt.Fprintln(c.out, render.T(lang, render.MsgWelcome))
+	fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWelcome))
 	if r := c.d.Resume(ctx, c.request()); r.Game != nil {
 		c.show(ctx, r)
 	}
@@ -123,7 +122,7 @@ func (c *Console) Run(ctx context.Context) error {
 			return <-errs
 		}
 		if in.tooLong {
-			fmt.Fprintln(c.out, "!", render.T(render.LangOf(c.lang), render.MsgTooLong, strconv.Itoa(adapters.MaxCommandLen)))
+			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgTooLong, strconv.Itoa(adapters.MaxCommandLen)))
 			continue
 		}
 		line := strings.TrimSpace(in.text)
@@ -147,15 +146,20 @@ func (c *Console) request() adapters.Request {
 
 // handle acts on one line of input.
 func (c *Console) handle(ctx context.Context, line string) {
-	lang := render.LangOf(c.lang)
-	switch {
-	case line == "":
+	if line == "" {
 		return
+	}
+	lang := c.d.Lang(ctx, c.request())
+	switch {
 	case line == "/as" || strings.HasPrefix(line, "/as "):
-		c.switchUser(strings.Fields(line)[1:])
+		c.switchUser(ctx, strings.Fields(line)[1:])
 		return
 	case strings.HasPrefix(line, "/"):
-		c.show(ctx, c.d.Command(ctx, c.request(), line))
+		r := c.d.Command(ctx, c.request(), line)
+		if cmd, err := adapters.ParseCommand(line, ""); err == nil && cmd.Name == adapters.CmdHelp {
+			r.Text += "\n" + render.T(r.Lang, render.MsgHelpTerminal)
+		}
+		c.show(ctx, r)
 		return
 	}
 	if isNumber(line) {
@@ -199,9 +203,10 @@ func shorten(s string) string {
 }
 
 // switchUser makes NAME the user who types: "/as bob" plays as bob, and
-// "/as" alone (or the terminal user's own name) switches back.
-func (c *Console) switchUser(args []string) {
-	lang := render.LangOf(c.lang)
+// "/as" alone (or the terminal user's own name) switches back. It
+// answers in the language of the user who typed it.
+func (c *Console) switchUser(ctx context.Context, args []string) {
+	lang := c.d.Lang(ctx, c.request())
 	switch {
 	case len(args) == 0 || args[0] == c.owner.Name:
 		c.user = c.owner

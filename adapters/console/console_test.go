@@ -2,11 +2,16 @@ package console
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/boardbot/boardbot/adapters"
+	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
 
@@ -36,10 +41,10 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 	// cells are refused, and once the game ends every tap is.
 	script := "/play hard\n" + strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 2)
 	out := run(t, path, script)
-	if !strings.Contains(out, "AI (hard) wins with 3 in a row!") && !strings.Contains(out, "Draw: the board is full.") {
+	if !strings.Contains(out, "Winner: ⭕ AI (hard), with three in a row.") && !strings.Contains(out, "Draw: the board is full.") {
 		t.Fatalf("no result in output:\n%s", out)
 	}
-	if strings.Contains(out, "❌ you wins!") {
+	if strings.Contains(out, "Winner: ❌ you") {
 		t.Fatalf("hard lost at tic-tac-toe:\n%s", out)
 	}
 	last := out[strings.LastIndex(out, "❌ you  vs"):]
@@ -51,7 +56,7 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 func TestResumeAfterRestartAndTypedMoves(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	out := run(t, path, "/play easy second\nb2\n")
-	if !strings.Contains(out, "❌ AI (easy)  vs  ⭕ you") {
+	if !strings.Contains(out, "❌ AI (easy)  vs  ⭕ you · Tic-tac-toe") {
 		t.Fatalf("the AI should play black:\n%s", out)
 	}
 	// The process ends mid-game; a new one finds the game where it was:
@@ -60,8 +65,8 @@ func TestResumeAfterRestartAndTypedMoves(t *testing.T) {
 	if !strings.Contains(out, "⭕ you to move") {
 		t.Fatalf("game not resumed:\n%s", out)
 	}
-	board := out[strings.Index(out, "⭕ you\n")+len("⭕ you\n") : strings.Index(out, "⭕ you to move")]
-	if n := strings.Count(board, "❌") + strings.Count(board, "⭕") + strings.Count(board, "❎") + strings.Count(board, "🅾"); n != 3 {
+	board := out[strings.Index(out, "· Tic-tac-toe\n")+len("· Tic-tac-toe\n") : strings.Index(out, "⭕ you to move")]
+	if n := strings.Count(board, "❌") + strings.Count(board, "⭕") + strings.Count(board, "✖️") + strings.Count(board, "🅾"); n != 3 {
 		t.Fatalf("resumed board has %d stones, want 3:\n%s", n, board)
 	}
 	// Another /play returns the same game rather than a second one.
@@ -116,7 +121,7 @@ func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
 func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
 	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/stats me\n/top foo\n/top easy\n/as a b\n/duel hard\n")
 	for _, want := range []string{
-		`I don't understand "me": /stats takes nothing after it.`,
+		`I don't understand "me": nothing goes after /stats.`,
 		`I don't understand "foo". Try /top, or /top hard`,
 		`I don't understand "easy". Try /top, or /top hard`,
 		`I don't understand "a b". Example: /as bob`,
@@ -184,5 +189,69 @@ func TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside(t *testing.T) {
 	out = run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ne12\n")
 	if !strings.Contains(out, "Last move: ⚪ d14\nThe buttons are columns a–h, rows 5–15.\n") {
 		t.Errorf("the window did not move to the AI's reply outside it:\n%s", out)
+	}
+}
+
+func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	run(t, path, "/lang zh\n")
+	// A new process: the greeting, the help for text it cannot place,
+	// a button that is not there, /as and a line too long all answer in
+	// the language set before the restart.
+	out := run(t, path, "/play\nhello\n42\n"+strings.Repeat("x", 5000)+"\n/as a b\n/as bob\n")
+	zh := func(k render.Key, args ...any) string { return render.T(render.Chinese, k, args...) }
+	for _, want := range []string{
+		zh(render.MsgWelcome),
+		zh(render.MsgHelp),
+		zh(render.MsgBadAs, "a b"),
+		zh(render.MsgNowPlaying, "bob"),
+		zh(render.MsgTooLong, "200"),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Every refusal line of the terminal is Chinese.
+	for line := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(line, "> ! ") || strings.HasPrefix(line, "! ") {
+			if !strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+				t.Errorf("refusal not in Chinese: %q", line)
+			}
+		}
+	}
+}
+
+func TestHelpSaysWhatTheReadmeSays(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	section = section[strings.Index(section, "## Playing in the terminal"):]
+	section = section[:strings.Index(section, "\n## ")]
+	// Every command the README gives the terminal, and every word of the
+	// options it lists in brackets (not the placeholders).
+	var want []string
+	for _, code := range regexp.MustCompile("`(/[^`]*)`").FindAllStringSubmatch(section, -1) {
+		words := regexp.MustCompile(`/[a-z]+`).FindAllString(code[1], -1)
+		if strings.Contains(code[1], "[") {
+			words = append(words, regexp.MustCompile(`\b[a-z0-9]+\b`).FindAllString(code[1], -1)...)
+		}
+		for _, w := range words {
+			if !slices.Contains(want, w) && w != "user" && w != "game" {
+				want = append(want, w)
+			}
+		}
+	}
+	if len(want) < 20 {
+		t.Fatalf("found only %v in the README", want)
+	}
+	for _, l := range []string{"en", "zh"} {
+		out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/lang "+l+"\n/help\n")
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("/help in %s lacks %q, which the README gives:\n%s", l, w, out)
+			}
+		}
 	}
 }

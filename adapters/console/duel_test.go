@@ -31,20 +31,21 @@ func TestDuelYourselfAsTwoUsers(t *testing.T) {
 	out := run(t, path, script)
 	for _, want := range []string{
 		"You are now alice.",
-		"alice challenges bob to ttt. alice plays ❌.",
+		"Challenge from alice to bob: Tic-tac-toe. alice will play ❌.",
 		"[ 1] ✅ Accept [ 2] 🚫 Decline [ 3] ✖️ Cancel",
 		"! This challenge is not for you.",
-		"❌ alice  vs  ⭕ bob",
-		"❌ alice wins with 3 in a row!",
-		"bob challenges alice to ttt. bob plays ❌.", // the rematch, colours swapped
+		"❌ alice  vs  ⭕ bob · Tic-tac-toe",
+		"Winner: ❌ alice, with three in a row.",
+		"Challenge from bob to alice: Tic-tac-toe. bob will play ❌.", // the rematch, colours swapped
 		"❌ bob  vs  ⭕ alice",
-		"alice — duel rating 1216 (1 duels)",
-		"ttt vs people: 1 won, 0 lost, 0 drawn",
+		"alice — duel rating 1216, duels played: 1",
+		"Tic-tac-toe vs people: 1 won, 0 lost, 0 drawn",
 		"Best duel ratings here:\n1. alice — 1216\n2. bob — 1184\nYour rank: 1.",
 		"之后我会用中文回复你。",
-		"alice — 对战积分 1216（1 局对战）",
+		"alice — 对战积分 1216，已下对战：1",
+		"井字棋 对 玩家：胜 1，负 0，平 0",
 		"bob declined the challenge.",
-		"carol challenges anyone to ttt.",
+		"Open challenge from carol: Tic-tac-toe.",
 		"carol withdrew the challenge.",
 		"There is no challenge here for you.",
 	} {
@@ -115,14 +116,14 @@ func TestSweeperUpdatesTheConsole(t *testing.T) {
 	go func() { done <- c.Run(context.Background()) }()
 
 	io.WriteString(feed, "/duel @bob\n")
-	out.waitFor(t, "you challenges bob")
+	out.waitFor(t, "Challenge from you to bob")
 	mu.Lock()
 	now = now.Add(session.DefaultChallengeTTL)
 	mu.Unlock()
 	if n, err := svc.Sweep(context.Background()); n != 1 || err != nil {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
-	out.waitFor(t, "Nobody accepted you's challenge in time.")
+	out.waitFor(t, "The challenge from you lapsed: nobody accepted it in time.")
 	feed.Close()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -137,11 +138,11 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	run(t, path, "/play easy\n/duel @bob first\n/as bob\n/accept\n/as\n")
 	out := run(t, path, "b2\n")
-	if !strings.HasSuffix(strings.TrimSuffix(out, "> \n"), "⭕ bob to move\nLast move: ❌ b2\n[ 1] [ 2] [ 3]\n[ 4]  ❎  [ 6]\n[ 7] [ 8] [ 9]\n[10] 🏳 Resign [11] ↩️ Undo\n") {
+	if !strings.HasSuffix(strings.TrimSuffix(out, "> \n"), "⭕ bob to move\nLast move: ❌ b2\n[ 1] [ 2] [ 3]\n[ 4]  ✖️  [ 6]\n[ 7] [ 8] [ 9]\n[10] 🏳 Resign [11] ↩️ Undo\n") {
 		t.Fatalf("b2 did not go to the duel on screen:\n%s", out)
 	}
 	out = run(t, path, "/as bob\n/resign\n/as\nc3\n1\nc3\n")
-	_, after, ok := strings.Cut(out, "Which game?\n[ 1] ❌ you  vs  ⭕ AI (easy)\n")
+	_, after, ok := strings.Cut(out, "Which game?\n[ 1] ❌ you  vs  ⭕ AI (easy) · Tic-tac-toe\n")
 	if !ok {
 		t.Fatalf("c3 after the duel ended did not ask which game:\n%s", out)
 	}

@@ -14,7 +14,7 @@ func TestOverlongLinesAreRefusedAndReadingGoesOn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	long := strings.Repeat("x", 100<<10)
 	out := run(t, path, long+"\n/play easy\n"+long+"\n5\n")
-	if n := strings.Count(out, "That message is too long: commands are at most 200 characters."); n != 2 {
+	if n := strings.Count(out, "That message is too long (character limit for a command: 200)."); n != 2 {
 		t.Fatalf("want 2 too-long refusals, got %d:\n%.2000s", n, out)
 	}
 	if strings.Contains(out, "xxxxxxxxxx") {

@@ -22,10 +22,10 @@ func TestResigningADuelBeforeBothMovedAbortsIt(t *testing.T) {
 	out := run(t, path, script)
 	for _, want := range []string{
 		"Game aborted: it ended before both players moved. No winner, no rating change.",
-		"alice — duel rating 1200 (0 duels)",
+		"alice — duel rating 1200, duels played: 0",
 		"No finished games yet.",
 		"Nobody is on this board yet.",
-		"bob 向 alice 发起 ttt 对战。", // the rematch, colours swapped, in bob's language
+		"bob 向 alice 发起对战：井字棋。", // the rematch, colours swapped, in bob's language
 		"❌ bob  vs  ⭕ alice",
 	} {
 		if !strings.Contains(out, want) {
@@ -61,8 +61,8 @@ func TestTakebackInTheTerminal(t *testing.T) {
 		"[10] 🏳 Resign [11] ↩️ Undo",
 		"Takebacks: 1.",
 		"Takebacks: 2.",
-		"(with takebacks: 1 games, 0 won;",
-		"❌ alice asks to take back a move: ⭕ bob, accept or refuse (or type /undo to accept).",
+		"(games with takebacks: 1, won: 0;",
+		"Takeback asked by ❌ alice. ⭕ bob: accept or refuse (or type /undo to accept).",
 		"[10] 🏳 Resign [11] ✅ Allow takeback [12] 🚫 Refuse takeback",
 	} {
 		if !strings.Contains(out, want) {
@@ -71,7 +71,7 @@ func TestTakebackInTheTerminal(t *testing.T) {
 	}
 	// The duel's last board: no stone, one takeback, no request.
 	last := out[strings.LastIndex(out, "❌ alice  vs  ⭕ bob"):]
-	if !strings.Contains(last, "⬜⬜⬜\n⬜⬜⬜\n⬜⬜⬜") || !strings.Contains(last, "Takebacks: 1.") || strings.Contains(last, "asks to take back") {
+	if !strings.Contains(last, "3️⃣⬜⬜⬜\n2️⃣⬜⬜⬜\n1️⃣⬜⬜⬜") || !strings.Contains(last, "Takebacks: 1.") || strings.Contains(last, "Takeback asked by") {
 		t.Errorf("duel after the takeback:\n%s", last)
 	}
 	if t.Failed() {

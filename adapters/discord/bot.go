@@ -266,7 +266,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	customID := i.MessageComponentData().CustomID
 	req.HasButton = hasComponent(i.Message.Components, customID)
 	data := tapData(customID)
-	lang := render.LangOf(req.Locale)
+	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
 	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
 		return b.d.Tap(ctx, req, data)
@@ -338,7 +338,7 @@ func thinksLong(v session.View) bool {
 // onCommand handles a slash command.
 func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
 	data := i.ApplicationCommandData()
-	lang := render.LangOf(req.Locale)
+	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
 	var work func() adapters.Reply
 	slow := false
@@ -373,7 +373,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 		if opponent != "" {
 			u := resolvedUser(data, opponent)
 			if u.Bot {
-				b.ephemeral(i, false, noteBotOpponent.text(b.lang(ctx, req)))
+				b.ephemeral(i, false, render.T(lang, render.MsgBotOpponent))
 				return
 			}
 			if err == nil && cmd.Name == adapters.CmdDuel {
@@ -468,15 +468,6 @@ func (b *Bot) Expired(v session.View) {
 	}
 }
 
-// lang returns the language to answer a request in when the dispatcher
-// does not: the user's /lang setting, else the client's locale.
-func (b *Bot) lang(ctx context.Context, req adapters.Request) render.Lang {
-	if l, err := b.svc.Lang(ctx, b.actor(req)); err == nil && l != "" {
-		return render.LangOf(l)
-	}
-	return render.LangOf(req.Locale)
-}
-
 // ack answers a tap without changing its message.
 func (b *Bot) ack(i *discordgo.Interaction) {
 	if err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
@@ -536,7 +527,7 @@ func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.P
 	}
 	comps, trimmed := components(kb)
 	if (trimmed || kb.Partial) && v.Status() == session.Running {
-		text += "\n" + noteTypeMoves.text(l)
+		text += "\n" + render.T(l, render.MsgTypeMoves)
 	}
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}

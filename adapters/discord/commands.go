@@ -3,6 +3,7 @@ package discord
 import (
 	"strings"
 
+	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/bwmarrin/discordgo"
@@ -27,67 +28,80 @@ const (
 	optLanguage = "language"
 )
 
-// zh returns the Chinese localizations of a name or description (Discord
-// has separate locales for simplified and traditional Chinese; both get
-// the catalog's Chinese).
-func zh(s string) map[discordgo.Locale]string {
-	return map[discordgo.Locale]string{discordgo.ChineseCN: s, discordgo.ChineseTW: s}
+// text returns catalog message k with its Chinese localizations
+// (Discord has separate locales for simplified and traditional Chinese;
+// both get the catalog's Chinese).
+func text(k render.Key, args ...any) (string, map[discordgo.Locale]string) {
+	zh := render.T(render.Chinese, k, args...)
+	return render.T(render.English, k, args...), map[discordgo.Locale]string{discordgo.ChineseCN: zh, discordgo.ChineseTW: zh}
 }
 
-// choice returns a choice whose value is a word of the command grammar.
-func choice(value, en, zhName string) *discordgo.ApplicationCommandOptionChoice {
-	return &discordgo.ApplicationCommandOptionChoice{Name: en, NameLocalizations: zh(zhName), Value: value}
-}
-
-// stringOption returns an optional string option with choices.
-func stringOption(name, en, zhDesc string, choices ...*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: name,
-		Description: en, DescriptionLocalizations: zh(zhDesc), Choices: choices,
+// choice returns a choice whose value is a word of the command grammar,
+// named in both languages by name.
+func choice(value string, name func(render.Lang) string) *discordgo.ApplicationCommandOptionChoice {
+	zh := name(render.Chinese)
+	return &discordgo.ApplicationCommandOptionChoice{
+		Name: name(render.English), NameLocalizations: map[discordgo.Locale]string{discordgo.ChineseCN: zh, discordgo.ChineseTW: zh}, Value: value,
 	}
 }
 
-// simple returns a command without options.
-func simple(name, en, zhDesc string) *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{Name: name, Description: en, DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.ChineseCN: zhDesc, discordgo.ChineseTW: zhDesc}}
+// option returns an optional option of type t described by message k.
+func option(t discordgo.ApplicationCommandOptionType, name string, k render.Key, choices ...*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
+	en, zh := text(k)
+	return &discordgo.ApplicationCommandOption{Type: t, Name: name, Description: en, DescriptionLocalizations: zh, Choices: choices}
+}
+
+// simple returns a command without options described by message k.
+func simple(name string, k render.Key) *discordgo.ApplicationCommand {
+	en, zh := text(k)
+	return &discordgo.ApplicationCommand{Name: name, Description: en, DescriptionLocalizations: &zh}
 }
 
 // Commands returns the slash commands the bot registers, with English
-// descriptions and their Chinese localizations.
+// descriptions and their Chinese localizations, all from the catalog.
 func Commands() []*discordgo.ApplicationCommand {
-	play := simple(cmdPlay, "Start a game against the AI, or challenge a member", "开始与 AI 对局，或挑战一位成员")
-	play.Options = []*discordgo.ApplicationCommandOption{
-		stringOption(optLevel, "How strongly the AI plays (default medium)", "AI 的强度（默认 medium）",
-			choice("easy", "easy", "简单"), choice("medium", "medium", "中等"), choice("hard", "hard", "困难")),
-		stringOption(optGame, "Board and how many in a row win (default tic-tac-toe)", "棋盘与连成几子获胜（默认井字棋）",
-			choice("ttt", "Tic-tac-toe 3×3", "井字棋 3×3"), choice("4x4", "4×4, four in a row", "4×4，四子连线"),
-			choice("5x5", "5×5, four in a row", "5×5，四子连线"), choice("7x7", "7×7, five in a row", "7×7，五子连线"),
-			choice("gomoku", "Gomoku 15×15", "五子棋 15×15"), choice("gomoku19", "Gomoku 19×19", "五子棋 19×19")),
-		{
-			Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent,
-			Description: "Challenge this member instead of the AI", DescriptionLocalizations: zh("挑战这位成员而不是 AI"),
-		},
-		stringOption(optSide, "Who moves first (default you)", "谁先走（默认你）",
-			choice("first", "I move first", "我先走"), choice("second", "I move second", "我后走"), choice("random", "Random", "随机")),
+	str := discordgo.ApplicationCommandOptionString
+	var levels, games []*discordgo.ApplicationCommandOptionChoice
+	for _, lv := range engine.Levels {
+		levels = append(levels, choice(lv.String(), func(l render.Lang) string { return render.LevelName(l, lv) }))
 	}
-	move := simple(cmdMove, "Place a stone by naming its cell", "输入坐标落子")
-	move.Options = []*discordgo.ApplicationCommandOption{{
-		Type: discordgo.ApplicationCommandOptionString, Name: optCell, Required: true, MaxLength: 4,
-		Description: "Column letter and row number, like h8", DescriptionLocalizations: zh("列字母加行号，如 h8"),
-	}}
-	lang := simple(cmdLang, "Choose the language the bot answers you in", "选择机器人回复你的语言")
+	for _, name := range engine.PresetNames() {
+		r, _ := engine.Preset(name)
+		games = append(games, choice(name, func(l render.Lang) string { return render.GameName(l, r) }))
+	}
+	msg := func(k render.Key) func(render.Lang) string {
+		return func(l render.Lang) string { return render.T(l, k) }
+	}
+	play := simple(cmdPlay, render.MsgSlashPlay)
+	play.Options = []*discordgo.ApplicationCommandOption{
+		option(str, optLevel, render.MsgOptionLevel, levels...),
+		option(str, optGame, render.MsgOptionGame, games...),
+		option(discordgo.ApplicationCommandOptionUser, optOpponent, render.MsgOptionOpponent),
+		option(str, optSide, render.MsgOptionSide,
+			choice("first", msg(render.MsgSideFirst)), choice("second", msg(render.MsgSideSecond)), choice("random", msg(render.MsgSideRandom))),
+	}
+	move := simple(cmdMove, render.MsgSlashMove)
+	move.Options = []*discordgo.ApplicationCommandOption{option(str, optCell, render.MsgOptionCell)}
+	move.Options[0].Required, move.Options[0].MaxLength = true, 4
+	lang := simple(cmdLang, render.MsgSlashLang)
+	// Each language is named in itself.
+	self := func(l render.Lang) func(render.Lang) string {
+		return func(render.Lang) string {
+			return map[render.Lang]string{render.English: "English", render.Chinese: "中文"}[l]
+		}
+	}
 	lang.Options = []*discordgo.ApplicationCommandOption{
-		stringOption(optLanguage, "Language", "语言", choice("en", "English", "English"), choice("zh", "中文", "中文")),
+		option(str, optLanguage, render.MsgOptionLanguage, choice("en", self(render.English)), choice("zh", self(render.Chinese))),
 	}
 	lang.Options[0].Required = true
 	return []*discordgo.ApplicationCommand{
 		play, move,
-		simple(cmdResign, "Give up your game", "认输"),
-		simple(cmdUndo, "Take back your last move (in a duel, your opponent agrees)", "悔棋：撤回你的上一步（对战中需对手同意）"),
-		simple(cmdStats, "Your results", "你的战绩"),
-		simple(cmdTop, "The best players here", "本频道排行榜"),
+		simple(cmdResign, render.MsgMenuResign),
+		simple(cmdUndo, render.MsgMenuUndo),
+		simple(cmdStats, render.MsgMenuStats),
+		simple(cmdTop, render.MsgMenuTop),
 		lang,
-		simple(cmdHelp, "How to play", "玩法说明"),
+		simple(cmdHelp, render.MsgMenuHelp),
 	}
 }
 
@@ -128,27 +142,6 @@ func commandText(data discordgo.ApplicationCommandInteractionData) (text, oppone
 		}
 	}
 	return strings.Join(words, " "), opponent
-}
-
-// Messages of the Discord adapter that the shared catalog does not have.
-type note int
-
-const (
-	noteBotOpponent note = iota
-	noteTypeMoves
-)
-
-var notes = map[note]map[render.Lang]string{
-	noteBotOpponent: {render.English: "Bots can't be challenged; pick a member, or play the AI without an opponent.", render.Chinese: "不能挑战机器人；请选择一位成员，或不选对手与 AI 对局。"},
-	noteTypeMoves:   {render.English: "The buttons show part of the board: the arrows move it, or type /move with a cell, like h8.", render.Chinese: "按钮只显示棋盘的一部分：用箭头移动，或用 /move 输入坐标，如 h8。"},
-}
-
-// text returns note n in language l.
-func (n note) text(l render.Lang) string {
-	if s, ok := notes[n][l]; ok {
-		return s
-	}
-	return notes[n][render.English]
 }
 
 // member is a user an option names, as the interaction resolved it.

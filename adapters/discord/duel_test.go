@@ -325,7 +325,7 @@ func TestLangOverrideStatsAndTop(t *testing.T) {
 	_, r = h.command(ann, "c", cmdStats)
 	stats := h.ephemeral(r, ann)
 	want := render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0) + "\n" +
-		render.T(render.Chinese, render.MsgStatsLine, engine.FamilyTicTacToe, render.T(render.Chinese, render.MsgAI, engine.Medium), 0, 1, 0)
+		render.T(render.Chinese, render.MsgStatsLine, render.FamilyName(render.Chinese, engine.FamilyTicTacToe), render.T(render.Chinese, render.MsgAI, render.LevelName(render.Chinese, engine.Medium)), 0, 1, 0)
 	if stats != want {
 		t.Errorf("/stats answered %q, want %q", stats, want)
 	}
@@ -413,5 +413,34 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
 	if v := h.game(aiBoard); v.MoveNo() != 2 || v.Message() != shown.ID {
 		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %s", v.MoveNo(), v.Message(), shown.ID)
+	}
+}
+
+func TestExpiryIsShownInThePlayersLanguage(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, u := range []discordtest.User{ann, carol} {
+		h.command(u, "zh", cmdLang, discordtest.StringOption(optLanguage, "zh"))
+	}
+	ai := h.play(carol, "zh")
+	duel := h.challenge(ann, carol, "zh", discordtest.StringOption(optSide, "first"))
+	h.tap(carol, duel.ID, buttonOf(t, duel, "a:"))
+	mixed := h.challenge(ann, bob, "mixed", discordtest.StringOption(optSide, "first"))
+	h.tap(bob, mixed.ID, buttonOf(t, mixed, "a:"))
+
+	h.advance(session.DefaultIdleAI + time.Minute)
+	if n, err := h.svc.Sweep(t.Context()); err != nil || n != 3 {
+		t.Fatalf("sweep ended %d: %v", n, err)
+	}
+	// The duels had no move, so they end aborted; each ended game speaks
+	// its players' language.
+	for id, want := range map[string]string{
+		ai.ID:   render.T(render.Chinese, render.MsgExpired),
+		duel.ID: render.T(render.Chinese, render.MsgAborted),
+		// Players who differ, in a chat with no language: English.
+		mixed.ID: render.T(render.English, render.MsgAborted),
+	} {
+		if m := h.message(id); !strings.Contains(m.Content, want) {
+			t.Errorf("an ended game lacks %q:\n%s", want, m.Content)
+		}
 	}
 }

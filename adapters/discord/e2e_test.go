@@ -141,7 +141,7 @@ func TestWholeGamesOnGomokuByMove(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			channel := "gomoku-" + level
 			board := h.play(ann, channel, discordtest.StringOption(optLevel, level), discordtest.StringOption(optGame, "gomoku"))
-			if len(board.Rows) != 5 || len(placeButtons(board)) == 0 || !strings.Contains(board.Content, noteTypeMoves.text(render.English)) {
+			if len(board.Rows) != 5 || len(placeButtons(board)) == 0 || !strings.Contains(board.Content, render.T(render.English, render.MsgTypeMoves)) {
 				t.Fatalf("gomoku board %+v: want a window of cells, the arrows and the /move hint", board)
 			}
 			who := session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}}
@@ -347,7 +347,7 @@ func TestTapStillRunningAtTheDeadlineIsDeferred(t *testing.T) {
 func TestBotsCannotBeChallenged(t *testing.T) {
 	h := newHarness(t, nil)
 	_, r := h.command(ann, "c", cmdPlay, discordtest.UserOption(optOpponent, robot))
-	if got := h.ephemeral(r, ann); got != noteBotOpponent.text(render.English) {
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgBotOpponent) {
 		t.Errorf("challenging a bot answered %q", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/engine"
@@ -50,7 +51,7 @@ func TestWholeGamesByTaps(t *testing.T) {
 					t.Fatalf("game %s: level %v, message %q", v.ID(), v.Seat(engine.White).AI, v.Message())
 				}
 				final, _ := h.fake.Message(chat.ID, m.ID)
-				if !strings.Contains(final.Text, "wins") && !strings.Contains(final.Text, "Draw") {
+				if !strings.Contains(final.Text, "Winner") && !strings.Contains(final.Text, "Draw") {
 					t.Fatalf("final board has no result:\n%s", final.Text)
 				}
 				if len(h.fake.BotMessages(chat.ID)) != 1 {
@@ -95,7 +96,7 @@ func TestGomokuByTypedCoordinatesWithPicture(t *testing.T) {
 				}
 			}
 			final, _ := h.fake.Message(chat.ID, m.ID)
-			if final.Edits == 0 || !strings.Contains(final.Caption, "wins") && !strings.Contains(final.Caption, "Draw") {
+			if final.Edits == 0 || !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final picture caption %q after %d edits", final.Caption, final.Edits)
 			}
 			if n := len(h.fake.BotMessages(chat.ID)); n != 1 {
@@ -412,7 +413,11 @@ func TestCommandsRegisteredInEnglishAndChinese(t *testing.T) {
 		langs[c.Params["language_code"]] = c.Params["commands"]
 	}
 	for _, lang := range []string{"", "zh"} {
-		for _, cmd := range []string{"play", "start", "help", "resign", "undo", "duel", "stats", "top", "lang"} {
+		// Every command of the grammar, as the README lists them.
+		for _, cmd := range []string{
+			adapters.CmdPlay, adapters.CmdStart, adapters.CmdHelp, adapters.CmdResign, adapters.CmdDuel, adapters.CmdAccept,
+			adapters.CmdDecline, adapters.CmdCancel, adapters.CmdRematch, adapters.CmdStats, adapters.CmdTop, adapters.CmdLang, adapters.CmdUndo,
+		} {
 			if !strings.Contains(langs[lang], `"command":"`+cmd+`"`) {
 				t.Errorf("language %q: no /%s in %s", lang, cmd, langs[lang])
 			}
@@ -580,5 +585,27 @@ func TestTapsThatPlaceNothingSayWhy(t *testing.T) {
 		if got := h.tap(chat, me, m.ID, b); got != "This game is over." {
 			t.Errorf("tap on %q of a finished game answered %q", b, got)
 		}
+	}
+}
+
+func TestStartMenuFollowsTheLangSetting(t *testing.T) {
+	h := newHarness(t, nil)
+	chat, me := private(1300), user(1300, "en")
+	h.say(chat, me, "/lang zh")
+	h.say(chat, me, "/start")
+	menu := h.lastBot(chat)
+	if got := h.tap(chat, me, menu.ID, "m:ttt"); got != "" {
+		t.Fatal(got)
+	}
+	levels, _ := h.fake.Message(chat.ID, menu.ID)
+	want := render.T(render.Chinese, render.MsgPickLevel, render.GameName(render.Chinese, engine.TicTacToe()))
+	var labels []string
+	for _, row := range levels.Buttons() {
+		for _, b := range row {
+			labels = append(labels, b.Text)
+		}
+	}
+	if levels.Text != want || !slices.Contains(labels, render.LevelName(render.Chinese, engine.Hard)) || !slices.Contains(labels, render.T(render.Chinese, render.MsgBack)) {
+		t.Fatalf("levels menu of a user who chose Chinese: %q %v", levels.Text, labels)
 	}
 }

@@ -120,7 +120,7 @@ func TestDuelInAGroupWithAThirdMemberTapping(t *testing.T) {
 		checkBoardMatches(t, after, v)
 	}
 	final, _ := h.fake.Message(chat.ID, ch.ID)
-	if !strings.Contains(final.Text, "wins") && !strings.Contains(final.Text, "Draw") {
+	if !strings.Contains(final.Text, "Winner") && !strings.Contains(final.Text, "Draw") {
 		t.Fatalf("final board:\n%s", final.Text)
 	}
 	if n := len(h.fake.BotMessages(chat.ID)); n != 1 {
@@ -251,7 +251,7 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 		t.Fatalf("a1 after the duel ended answered %q", q.Text)
 	}
 	show := button(t, q, "f:")
-	if show != "f:"+string(ai.ID()) || q.Buttons()[0][0].Text != "❌ alice  vs  ⭕ AI (easy)" {
+	if show != "f:"+string(ai.ID()) || q.Buttons()[0][0].Text != "❌ alice  vs  ⭕ AI (easy) · Tic-tac-toe" {
 		t.Fatalf("which game buttons: %v", q.Buttons())
 	}
 	if got := h.tap(chat, alice, q.ID, show); got != "" {

@@ -94,7 +94,7 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		r := b.command(ctx, req, m, text)
 		var menu *tgbotapi.InlineKeyboardMarkup
 		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
-			r.Text += "\n\n" + menuT(r.Lang, "pick_game")
+			r.Text += "\n\n" + render.T(r.Lang, render.MsgPickGame)
 			menu = gamesMenu(r.Lang)
 		}
 		b.reply(ctx, chat, m.MessageID, r, menu)
@@ -295,7 +295,7 @@ func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapt
 // and a level button starts the game (as "/play <level> <game>") and
 // turns the menu message into its board.
 func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapters.Request) {
-	lang := render.LangOf(req.Locale)
+	lang := b.disp.Lang(ctx, req)
 	chat, msg := q.Message.Chat.ID, q.Message.MessageID
 	c, ok := parseMenu(q.Data)
 	if !ok || !hasButton(q.Message, q.Data) {
@@ -305,9 +305,9 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	var err error
 	switch {
 	case c.game == nil:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_game"), gamesMenu(lang), false)
+		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickGame), gamesMenu(lang), false)
 	case c.level == 0:
-		err = b.editMessage(ctx, chat, msg, menuT(lang, "pick_level", c.game.label[lang]), levelsMenu(lang, c.game), false)
+		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game), false)
 	default:
 		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
 		if r.Game == nil || r.Text != "" {
@@ -383,10 +383,10 @@ const expireTimeout = 2 * time.Minute
 
 // Expired edits the board message of a game the session's sweeper ended
 // (session.Config.OnExpire), so that it shows the result and loses its
-// live buttons: a game against the AI in its player's language as set
-// with /lang, anything else in the chat's. Games of other platforms and
-// games without a message are ignored; a failure is logged. It is safe to call from any goroutine,
-// before, during and (to no effect but a logged error) after Run.
+// live buttons, in its players' language (adapters.Dispatcher.Expired).
+// Games of other platforms and games without a message are ignored; a
+// failure is logged. It is safe to call from any goroutine, before,
+// during and (to no effect but a logged error) after Run.
 func (b *Bot) Expired(v session.View) {
 	if v.Platform() != Platform || v.Message() == "" {
 		return
@@ -401,16 +401,6 @@ func (b *Bot) Expired(v session.View) {
 	r := b.disp.Expired(ctx, v)
 	if r.Game == nil || r.Edit == "" {
 		return
-	}
-	if black, white := v.Seat(engine.Black), v.Seat(engine.White); black.IsAI() != white.IsAI() {
-		human := black
-		if black.IsAI() {
-			human = white
-		}
-		who := session.Actor{Platform: Platform, Chat: v.Chat(), User: human.User}
-		if l, err := b.svc.Lang(ctx, who); err == nil && l != "" {
-			r.Lang = render.LangOf(l)
-		}
 	}
 	id, err := strconv.Atoi(r.Edit)
 	if err == nil {

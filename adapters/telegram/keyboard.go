@@ -1,8 +1,8 @@
 package telegram
 
 import (
-	"fmt"
 	"strings"
+	"unicode"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -64,38 +64,25 @@ const menuPrefix = "m"
 // menuGame is a game the start menu offers: a /play preset name.
 type menuGame struct {
 	preset string
-	label  map[render.Lang]string
+}
+
+// label returns the name of the game in language l (render.GameName).
+func (g menuGame) label(l render.Lang) string {
+	r, _ := engine.Preset(g.preset)
+	return render.GameName(l, r)
 }
 
 // menuGames are the games of the start menu, in order.
-var menuGames = []menuGame{
-	{"ttt", map[render.Lang]string{render.English: "Tic-tac-toe 3×3", render.Chinese: "井字棋 3×3"}},
-	{"4x4", map[render.Lang]string{render.English: "4×4, four in a row", render.Chinese: "4×4 四连"}},
-	{"5x5", map[render.Lang]string{render.English: "5×5, four in a row", render.Chinese: "5×5 四连"}},
-	{"7x7", map[render.Lang]string{render.English: "7×7, five in a row", render.Chinese: "7×7 五连"}},
-	{"gomoku", map[render.Lang]string{render.English: "Gomoku 15×15", render.Chinese: "五子棋 15×15"}},
-	{"gomoku19", map[render.Lang]string{render.English: "Gomoku 19×19", render.Chinese: "五子棋 19×19"}},
-}
+var menuGames = []menuGame{{"ttt"}, {"4x4"}, {"5x5"}, {"7x7"}, {"gomoku"}, {"gomoku19"}}
 
-// menuText holds the start menu's own words.
-var menuText = map[string]map[render.Lang]string{
-	"pick_game":  {render.English: "Pick a game:", render.Chinese: "选择棋盘："},
-	"pick_level": {render.English: "%s — pick a level:", render.Chinese: "%s — 选择难度："},
-	"back":       {render.English: "« Back", render.Chinese: "« 返回"},
-	"easy":       {render.English: "Easy", render.Chinese: "简单"},
-	"medium":     {render.English: "Medium", render.Chinese: "中等"},
-	"hard":       {render.English: "Hard", render.Chinese: "困难"},
-}
-
-func menuT(l render.Lang, key string, args ...any) string {
-	s, ok := menuText[key][l]
-	if !ok {
-		s = menuText[key][render.English]
+// levelLabel returns the button label of an AI level: its name
+// (render.LevelName), capitalised.
+func levelLabel(l render.Lang, lv engine.Level) string {
+	name := []rune(render.LevelName(l, lv))
+	if len(name) == 0 {
+		return ""
 	}
-	if len(args) > 0 {
-		s = fmt.Sprintf(s, args...)
-	}
-	return s
+	return string(unicode.ToUpper(name[0])) + string(name[1:])
 }
 
 // menuChoice is a decoded start-menu button.
@@ -136,7 +123,7 @@ func parseMenu(data string) (c menuChoice, ok bool) {
 func gamesMenu(l render.Lang) *tgbotapi.InlineKeyboardMarkup {
 	var rows [][]tgbotapi.InlineKeyboardButton
 	for i, g := range menuGames {
-		b := tgbotapi.NewInlineKeyboardButtonData(g.label[l], menuPrefix+":"+g.preset)
+		b := tgbotapi.NewInlineKeyboardButtonData(g.label(l), menuPrefix+":"+g.preset)
 		if i%2 == 0 {
 			rows = append(rows, []tgbotapi.InlineKeyboardButton{b})
 		} else {
@@ -150,8 +137,8 @@ func gamesMenu(l render.Lang) *tgbotapi.InlineKeyboardMarkup {
 func levelsMenu(l render.Lang, g *menuGame) *tgbotapi.InlineKeyboardMarkup {
 	var row []tgbotapi.InlineKeyboardButton
 	for _, lv := range engine.Levels {
-		row = append(row, tgbotapi.NewInlineKeyboardButtonData(menuT(l, lv.String()), menuPrefix+":"+g.preset+":"+lv.String()))
+		row = append(row, tgbotapi.NewInlineKeyboardButtonData(levelLabel(l, lv), menuPrefix+":"+g.preset+":"+lv.String()))
 	}
-	back := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonData(menuT(l, "back"), menuPrefix)}
+	back := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonData(render.T(l, render.MsgBack), menuPrefix)}
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{row, back}}
 }

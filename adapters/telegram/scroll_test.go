@@ -154,7 +154,7 @@ func TestWholeGomokuGamesByTapsWithWindowMoves(t *testing.T) {
 				t.Errorf("no move kept the window it was made in")
 			}
 			final, _ := h.fake.Message(chat.ID, m.ID)
-			if !strings.Contains(final.Caption, "wins") && !strings.Contains(final.Caption, "Draw") {
+			if !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final caption %q", final.Caption)
 			}
 			if scrolls == 0 || len(h.fake.Calls("editMessageMedia")) != before+final.Edits {

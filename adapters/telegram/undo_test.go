@@ -65,7 +65,7 @@ func TestDuelTakebackAcceptedByTheOpponent(t *testing.T) {
 		t.Fatalf("cy's ↩️: %q", got)
 	}
 	asked, _ := h.fake.Message(chat.ID, m.ID)
-	if v := h.gameOf(asked); v.MoveNo() != 1 || v.UndoAsk() == 0 || !strings.Contains(asked.Text, "cy asks to take back a move") {
+	if v := h.gameOf(asked); v.MoveNo() != 1 || v.UndoAsk() == 0 || !strings.Contains(asked.Text, "Takeback asked by ❌ cy") {
 		t.Fatalf("after cy asks: %d moves, request %v:\n%s", v.MoveNo(), v.UndoAsk(), asked.Text)
 	}
 	allow := button(t, asked, "y:")
