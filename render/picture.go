@@ -110,8 +110,10 @@ func (c canvas) paint(x, y int, fg uint8, a float64) {
 // shape paints fg over the pixels of the box around cx, cy of the given
 // radius, with coverage cov of each pixel's centre.
 func (c canvas) shape(cx, cy, radius float64, fg uint8, cov func(px, py float64) float64) {
-	x0, x1 := int(math.Floor(cx-radius-1)), int(math.Ceil(cx+radius+1))
-	y0, y1 := int(math.Floor(cy-radius-1)), int(math.Ceil(cy+radius+1))
+	// Only the pixels of the canvas: a replay frame redraws a small part
+	// of the board.
+	x0, x1 := max(c.img.Rect.Min.X, int(math.Floor(cx-radius-1))), min(c.img.Rect.Max.X-1, int(math.Ceil(cx+radius+1)))
+	y0, y1 := max(c.img.Rect.Min.Y, int(math.Floor(cy-radius-1))), min(c.img.Rect.Max.Y-1, int(math.Ceil(cy+radius+1)))
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			c.paint(x, y, fg, cov(float64(x)+0.5, float64(y)+0.5))
@@ -205,9 +207,36 @@ func Picture(v session.View) ([]byte, error) {
 // drawBoard draws the picture of a game.
 func drawBoard(v session.View) (*image.Paletted, error) {
 	r := v.Rules()
+	face, err := labelFace(pictureCell(r))
+	if err != nil {
+		return nil, err
+	}
+	defer face.Close()
+	c := canvas{image.NewPaletted(image.Rectangle{Max: PictureSize(r)}, pal)}
+	last, hasLast := v.LastMove()
+	drawScene(c, face, scene{board: v.Board(), marked: marks(v), last: last, hasLast: hasLast, line: v.WinningLine()})
+	return c.img, nil
+}
+
+// scene is what the picture of a board shows: the stones, the marked
+// cells (the last move, or the winning line), the last move and the
+// winning line, and a caption in the bottom margin.
+type scene struct {
+	board   *engine.Board
+	marked  []engine.Point
+	last    engine.Point
+	hasLast bool
+	line    []engine.Point
+	caption string
+}
+
+// drawScene draws a scene on the part of the picture c covers: a canvas
+// on a sub-image redraws just that part, with the same pixels as the
+// whole picture.
+func drawScene(c canvas, face font.Face, s scene) {
+	r := s.board.Rules()
 	size := PictureSize(r)
 	cs := pictureCell(r)
-	c := canvas{image.NewPaletted(image.Rectangle{Max: size}, pal)}
 	cf := float64(cs)
 	centre := func(p engine.Point) (float64, float64) {
 		return cf * (float64(p.X) + 1.5), cf * (float64(p.Y) + 1.5)
@@ -219,8 +248,6 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 	}
 	c.rect(c.img.Rect, bg)
 
-	marked := marks(v)
-	line := v.WinningLine()
 	lw := max(1, cs/24)
 	if gomoku {
 		// Lines through the centres of the cells; stones sit on crossings.
@@ -233,7 +260,7 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 			c.rect(image.Rect(cs+cs/2, int(py)-lw/2, size.X-cs-cs/2+lw, int(py)-lw/2+lw), cLine)
 		}
 	} else {
-		for _, p := range marked {
+		for _, p := range s.marked {
 			c.rect(image.Rect(cs*(p.X+1), cs*(p.Y+1), cs*(p.X+2), cs*(p.Y+2)), cYellow)
 		}
 		for x := 0; x <= r.Width; x++ {
@@ -244,22 +271,21 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 		}
 	}
 
-	b := v.Board()
 	for y := range r.Height {
 		for x := range r.Width {
 			p := engine.Point{X: x, Y: y}
-			s := b.At(p)
-			if s == engine.Empty {
+			st := s.board.At(p)
+			if st == engine.Empty || !cellRect(r, p).Overlaps(c.img.Rect) {
 				continue
 			}
 			cx, cy := centre(p)
 			switch {
-			case gomoku && s == engine.Black:
+			case gomoku && st == engine.Black:
 				c.disc(cx, cy, cf*0.46, cBlack)
 			case gomoku:
 				c.disc(cx, cy, cf*0.46, cLine)
 				c.disc(cx, cy, cf*0.46-1.5, cWhite)
-			case s == engine.Black:
+			case st == engine.Black:
 				d := cf * 0.28
 				c.bar(cx-d, cy-d, cx+d, cy+d, cf*0.12, cRed)
 				c.bar(cx-d, cy+d, cx+d, cy-d, cf*0.12, cRed)
@@ -268,49 +294,60 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 			}
 		}
 	}
-	if gomoku {
-		if last, ok := v.LastMove(); ok {
-			cx, cy := centre(last)
-			c.disc(cx, cy, cf*0.13, cRed)
-		}
+	if gomoku && s.hasLast {
+		cx, cy := centre(s.last)
+		c.disc(cx, cy, cf*0.13, cRed)
 	}
-	if len(line) > 0 {
-		ax, ay := centre(line[0])
-		bx, by := centre(line[len(line)-1])
+	if len(s.line) > 0 {
+		ax, ay := centre(s.line[0])
+		bx, by := centre(s.line[len(s.line)-1])
 		c.bar(ax, ay, bx, by, cf*0.12, cRed)
 	}
-	if err := drawLabels(c, r, cs); err != nil {
-		return nil, err
+	d := &font.Drawer{Dst: c.img, Src: image.NewUniform(baseColors[cLine]), Face: face}
+	if c.img.Rect.Min.X < cs || c.img.Rect.Min.Y < cs {
+		drawLabels(d, r, cs)
 	}
-	return c.img, nil
+	if s.caption != "" {
+		centreText(d, s.caption, size.X/2, size.Y-cs/2)
+	}
+}
+
+// cellRect returns the pixels of cell p with its stone, and with the
+// lines on its edges on a tic-tac-toe board.
+func cellRect(r engine.Rules, p engine.Point) image.Rectangle {
+	cs := pictureCell(r)
+	lw := max(1, cs/24)
+	return image.Rect(cs*(p.X+1)-lw, cs*(p.Y+1)-lw, cs*(p.X+2)+lw, cs*(p.Y+2)+lw)
+}
+
+// labelFace returns the face of the labels on a board of cells of cs
+// pixels. The caller closes it.
+func labelFace(cs int) (font.Face, error) {
+	f, err := labelFont()
+	if err != nil {
+		return nil, fmt.Errorf("render: picture font: %w", err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(cs) * 0.45, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("render: picture font: %w", err)
+	}
+	return face, nil
+}
+
+// centreText writes s with d centred on midX, midY.
+func centreText(d *font.Drawer, s string, midX, midY int) {
+	m := d.Face.Metrics()
+	d.Dot = fixed.Point26_6{X: fixed.I(midX) - d.MeasureString(s)/2, Y: fixed.I(midY) + (m.Ascent-m.Descent)/2}
+	d.DrawString(s)
 }
 
 // drawLabels writes the column letters above the board and the row
 // numbers at its left, centred on their cells.
-func drawLabels(c canvas, r engine.Rules, cs int) error {
-	f, err := labelFont()
-	if err != nil {
-		return fmt.Errorf("render: picture font: %w", err)
-	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(cs) * 0.45, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return fmt.Errorf("render: picture font: %w", err)
-	}
-	defer face.Close()
-	d := font.Drawer{Dst: c.img, Src: image.NewUniform(baseColors[cLine]), Face: face}
-	m := face.Metrics()
-	baseline := func(midY int) fixed.Int26_6 {
-		return fixed.I(midY) + (m.Ascent-m.Descent)/2
-	}
-	put := func(s string, midX, midY int) {
-		d.Dot = fixed.Point26_6{X: fixed.I(midX) - d.MeasureString(s)/2, Y: baseline(midY)}
-		d.DrawString(s)
-	}
+func drawLabels(d *font.Drawer, r engine.Rules, cs int) {
 	for x := range r.Width {
-		put(ColumnLabel(x), cs*(x+1)+cs/2, cs/2)
+		centreText(d, ColumnLabel(x), cs*(x+1)+cs/2, cs/2)
 	}
 	for y := range r.Height {
-		put(RowLabel(y, r.Height), cs/2, cs*(y+1)+cs/2)
+		centreText(d, RowLabel(y, r.Height), cs/2, cs*(y+1)+cs/2)
 	}
-	return nil
 }
