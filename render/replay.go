@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-	"maps"
 	"strconv"
 	"sync"
 
@@ -18,7 +17,7 @@ import (
 // The replay is an animated GIF of the pictures of the board (Picture),
 // one frame for the empty board and one after each move, with the move's
 // number and cell written under the board. The last frame also shows the
-// winning line, as Picture does, and stays for ReplayFinalDelay.
+// winning line, as Picture does, and stays for replayFinalDelay.
 //
 // Every frame after the first holds only the rectangle that changed since
 // the one before, with the pixels that did not change transparent, so
@@ -29,10 +28,10 @@ import (
 // empty board, each move, and the final position. The moves of a long
 // game go faster, so that the whole game lasts about replayMovesTime.
 const (
-	ReplayFirstDelay = 80
-	ReplayMinDelay   = 15
-	ReplayMaxDelay   = 80
-	ReplayFinalDelay = 400
+	replayFirstDelay = 80
+	replayMinDelay   = 15
+	replayMaxDelay   = 80
+	replayFinalDelay = 400
 	replayMovesTime  = 2000
 )
 
@@ -53,10 +52,10 @@ var gifPalette = sync.OnceValue(func() color.Palette {
 // base colours and their blends come before it.
 const transparent = nBase + blendLevels*nBase*(nBase-1)/2
 
-// ReplayDelay returns the delay of each move's frame in a replay of n
+// replayDelay returns the delay of each move's frame in a replay of n
 // moves, in hundredths of a second.
-func ReplayDelay(n int) int {
-	return max(ReplayMinDelay, min(ReplayMaxDelay, replayMovesTime/max(1, n)))
+func replayDelay(n int) int {
+	return max(replayMinDelay, min(replayMaxDelay, replayMovesTime/max(1, n)))
 }
 
 // Replay returns an animated GIF of the game v: the empty board, then the
@@ -90,7 +89,7 @@ func Replay(v session.View) ([]byte, error) {
 	copy(first.Pix, cur.Pix)
 	anim := &gif.GIF{
 		Image:    []*image.Paletted{first},
-		Delay:    []int{ReplayFirstDelay},
+		Delay:    []int{replayFirstDelay},
 		Disposal: []byte{gif.DisposalNone},
 		Config:   image.Config{ColorModel: gifPalette(), Width: size.X, Height: size.Y},
 	}
@@ -100,12 +99,12 @@ func Replay(v session.View) ([]byte, error) {
 			return nil, fmt.Errorf("render: replay move %d: %w", i+1, err)
 		}
 		s := scene{board: b, marked: []engine.Point{m}, last: m, hasLast: true, caption: strconv.Itoa(i+1) + " " + FormatCoord(m, r)}
-		delay := ReplayDelay(len(moves))
+		delay := replayDelay(len(moves))
 		if i == len(moves)-1 {
 			if s.line = v.WinningLine(); len(s.line) > 0 {
 				s.marked = s.line
 			}
-			delay = ReplayFinalDelay
+			delay = replayFinalDelay
 		}
 		dirty := replayDirty(r, moves[:i+1], s.line)
 		copy(prev, cur.Pix)
@@ -127,7 +126,8 @@ func Replay(v session.View) ([]byte, error) {
 func replayDirty(r engine.Rules, played, line []engine.Point) image.Rectangle {
 	size := PictureSize(r)
 	cs := pictureCell(r)
-	dirty := image.Rect(0, size.Y-cs, size.X, size.Y)
+	// The caption, "361 s19" at most, is two cells wide.
+	dirty := image.Rect(size.X/2-3*cs, size.Y-cs, size.X/2+3*cs, size.Y)
 	for _, p := range append(played[max(0, len(played)-2):], line...) {
 		dirty = dirty.Union(cellRect(r, p))
 	}
@@ -176,29 +176,3 @@ func ReplayCaption(v session.View, l Lang) string {
 
 // MsgReplayMoves is the last line of ReplayCaption: how many moves.
 const MsgReplayMoves Key = "replay_moves"
-
-// replayCatalog holds the messages of the replay, the export and the
-// chart.
-var replayCatalog = map[Key]map[Lang]string{
-	MsgReplayMoves: {English: "Moves: %d.", Chinese: "共 %d 手。"},
-	MsgChartRating: {
-		English: "📈 Duel rating: %d now, %d at best. Rated duels: %d.",
-		Chinese: "📈 对战积分：当前 %d，最高 %d。计分对战：%d 局。",
-	},
-	MsgChartNoRating: {
-		English: "📈 No rated duel yet: the line starts with your first duel.",
-		Chinese: "📈 还没有计分对战：第一局对战之后开始画线。",
-	},
-	MsgChartBars: {
-		English: "Bars: your games against the AI by board and level; blue wins (W), yellow draws (D), red losses (L).",
-		Chinese: "条形：你与 AI 的对局，按棋盘和难度分；蓝色为胜（W），黄色为平（D），红色为负（L）。",
-	},
-	MsgExportGame:   {English: "Game: %s (%s)", Chinese: "棋类：%s（%s）"},
-	MsgExportFirst:  {English: "First: %s", Chinese: "先手：%s"},
-	MsgExportSecond: {English: "Second: %s", Chinese: "后手：%s"},
-	MsgExportDate:   {English: "Date: %s", Chinese: "日期：%s"},
-	MsgExportResult: {English: "Result: %s", Chinese: "结果：%s"},
-	MsgExportMoves:  {English: "Moves (%d): %s", Chinese: "棋谱（%d 手）：%s"},
-}
-
-func init() { maps.Copy(catalog, replayCatalog) }

@@ -115,7 +115,7 @@ func TestReplayShowsEveryMove(t *testing.T) {
 					t.Fatalf("%s %s: frame %d differs from the board after %d moves at %v", name, state, k, k, p)
 				}
 			}
-			if delays[0] != ReplayFirstDelay || delays[n] != ReplayFinalDelay || (n > 1 && delays[1] != ReplayDelay(n)) {
+			if delays[0] != replayFirstDelay || delays[n] != replayFinalDelay || (n > 1 && delays[1] != replayDelay(n)) {
 				t.Errorf("%s %s: delays %v", name, state, delays)
 			}
 			// The last frame is the game's picture, with the caption under

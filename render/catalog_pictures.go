@@ -1,0 +1,29 @@
+package render
+
+import "maps"
+
+// picturesCatalog holds the messages sent with the replay (Replay), the
+// chart (Chart) and the record of a game (Export).
+var picturesCatalog = map[Key]map[Lang]string{
+	MsgReplayMoves: {English: "Moves: %d.", Chinese: "共 %d 手。"},
+	MsgChartRating: {
+		English: "📈 Duel rating: %d now, %d at best. Rated duels: %d.",
+		Chinese: "📈 对战积分：当前 %d，最高 %d。计分对战：%d 局。",
+	},
+	MsgChartNoRating: {
+		English: "📈 No rated duel yet: the line starts with your first duel.",
+		Chinese: "📈 还没有计分对战：第一局对战之后开始画线。",
+	},
+	MsgChartBars: {
+		English: "Bars: your games against the AI by board and level; blue wins (W), yellow draws (D), red losses (L).",
+		Chinese: "条形：你与 AI 的对局，按棋盘和难度分；蓝色为胜（W），黄色为平（D），红色为负（L）。",
+	},
+	MsgExportGame:   {English: "Game: %s (%s)", Chinese: "棋类：%s（%s）"},
+	MsgExportFirst:  {English: "First: %s", Chinese: "先手：%s"},
+	MsgExportSecond: {English: "Second: %s", Chinese: "后手：%s"},
+	MsgExportDate:   {English: "Date: %s", Chinese: "日期：%s"},
+	MsgExportResult: {English: "Result: %s", Chinese: "结果：%s"},
+	MsgExportMoves:  {English: "Moves (%d): %s", Chinese: "棋谱（%d 手）：%s"},
+}
+
+func init() { maps.Copy(catalog, picturesCatalog) }
