@@ -268,7 +268,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	data := tapData(customID)
 	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
-	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
+	r, deferred := b.await(i, b.d.SlowTap(ctx, req, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
 		return b.d.Tap(ctx, req, data)
 	})
 	answered := deferred
@@ -318,30 +318,13 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 }
 
-// slowTap reports whether a tap's data places a stone that the AI may
-// think long about answering.
-func (b *Bot) slowTap(ctx context.Context, data string) bool {
-	a, err := adapters.DecodeAction(data)
-	if err != nil || a.Kind != render.Place {
-		return false
-	}
-	v, err := b.svc.Game(ctx, a.Game)
-	return err == nil && thinksLong(v)
-}
-
-// thinksLong reports whether the AI's reply to the side to move of a
-// running game may take long: hard on boards larger than 4×4.
-func thinksLong(v session.View) bool {
-	return v.Status() == session.Running && v.Rules().Cells() > 16 && v.Seat(v.ToMove().Opponent()).AI == engine.Hard
-}
-
 // onCommand handles a slash command.
 func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
 	data := i.ApplicationCommandData()
 	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
 	var work func() adapters.Reply
-	slow := false
+	var slow bool
 	switch data.Name {
 	case cmdMove:
 		cell := ""
@@ -350,9 +333,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 				cell = strings.TrimSpace(s)
 			}
 		}
-		if v, err := b.svc.Running(ctx, b.actor(req)); err == nil {
-			slow = thinksLong(v)
-		}
+		slow = b.d.SlowText(ctx, req, cell)
 		work = func() adapters.Reply {
 			if r := b.d.Move(ctx, req, cell); r != (adapters.Reply{}) {
 				return r
@@ -365,10 +346,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 	default:
 		text, opponent := commandText(data)
 		cmd, err := adapters.ParseCommand(text, "")
-		if err == nil && cmd.Name == adapters.CmdPlay {
-			p := cmd.Play
-			slow = p.Level == engine.Hard && p.Rules.Cells() > 16 && p.Side != session.First
-		}
+		slow = b.d.SlowText(ctx, req, text)
 		work = func() adapters.Reply { return b.d.Command(ctx, req, text) }
 		if opponent != "" {
 			u := resolvedUser(data, opponent)

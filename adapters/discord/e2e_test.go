@@ -560,3 +560,22 @@ func TestConcurrentGamesInManyChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestDeferralFollowsTheAIPoolRule checks that a tap is deferred at once
+// exactly when the AI answers with a search of the AI pool
+// (session.Expensive): hard on 5×5, not on 4×4.
+func TestDeferralFollowsTheAIPoolRule(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tt := range []struct {
+		game string
+		want int
+	}{
+		{"4x4", 7}, // an update of the message, at once
+		{"5x5", 6}, // a deferred update, then an edit
+	} {
+		board := h.play(ann, "defer-"+tt.game, discordtest.StringOption(optLevel, "hard"), discordtest.StringOption(optGame, tt.game))
+		if r := h.tap(ann, board.ID, placeButtons(board)[0]); r.Type != tt.want {
+			t.Errorf("hard %s: tap answered %+v, want type %d", tt.game, r, tt.want)
+		}
+	}
+}

@@ -312,24 +312,60 @@ func TestPollingBacksOffAndConfirms(t *testing.T) {
 	}
 }
 
-func TestSlowMoveShowsTyping(t *testing.T) {
-	h := newHarness(t, func(h *harness) {
-		c := &h.cfg
-		c.SlowMove = func(v session.View) bool { return v.Rules().Width == 5 }
-	})
-	chat, me := private(1100), user(1100, "en")
-	m := h.startGame(chat, me, "/play 5x5 hard")
-	h.tap(chat, me, m.ID, placeButtons(m)[0])
-	calls := h.fake.Calls("")
-	var order []string
-	for _, c := range calls {
-		switch c.Method {
-		case "sendChatAction", "editMessageText":
-			order = append(order, c.Method+":"+c.Params["action"])
+// TestTypingFollowsTheAIPoolRule checks that "typing…" comes before a
+// tap, a typed move and a /play exactly when the AI answers with a search
+// of the AI pool (session.Expensive): hard from 5×5 up, not on 4×4.
+func TestTypingFollowsTheAIPoolRule(t *testing.T) {
+	h := newHarness(t, nil)
+	for i, tt := range []struct {
+		play string
+		slow bool
+	}{
+		{"/play 4x4 hard", false},
+		{"/play 5x5 hard", true},
+		{"/play 7x7 medium", false},
+	} {
+		chat, me := private(1100+int64(i)), user(1100+int64(i), "en")
+		typing := func() []string {
+			var order []string
+			for _, c := range h.fake.Calls("") {
+				if c.Params["chat_id"] != itoa64(chat.ID) {
+					continue
+				}
+				switch c.Method {
+				case "sendChatAction", "editMessageText", "sendMessage":
+					order = append(order, c.Method)
+				}
+			}
+			return order
 		}
-	}
-	if !slices.Equal(order, []string{"sendChatAction:typing", "editMessageText:"}) {
-		t.Fatalf("calls %v", order)
+		want := func(what string, n int, last string) {
+			t.Helper()
+			order := typing()
+			exp := []string{last}
+			if tt.slow {
+				exp = []string{"sendChatAction", last}
+			}
+			if len(order) < n || !slices.Equal(order[n:], exp) {
+				t.Fatalf("%s, %s: calls %v, want %v", tt.play, what, order[n:], exp)
+			}
+		}
+		m := h.startGame(chat, me, tt.play)
+		n := len(typing())
+		h.tap(chat, me, m.ID, placeButtons(m)[0])
+		h.flush(chat)
+		want("tap", n, "editMessageText")
+		v := h.game(chat, h.lastBot(chat))
+		n = len(typing())
+		h.say(chat, me, render.FormatCoord(v.Board().LegalMoves()[0], v.Rules()))
+		h.flush(chat)
+		want("typed move", n, "editMessageText")
+		h.say(chat, me, "/resign")
+		h.flush(chat)
+		n = len(typing())
+		h.say(chat, me, tt.play+" second")
+		h.flush(chat)
+		want("/play second", n, "sendMessage")
 	}
 }
 

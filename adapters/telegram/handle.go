@@ -91,6 +91,9 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode}
 	text := strings.TrimSpace(m.Text)
 	if strings.HasPrefix(text, "/") {
+		if b.disp.SlowText(ctx, req, text) {
+			b.hint(ctx, chat)
+		}
 		r := b.command(ctx, req, m, text)
 		var menu *tgbotapi.InlineKeyboardMarkup
 		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
@@ -100,13 +103,8 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		b.reply(ctx, chat, m.MessageID, r, menu)
 		return
 	}
-	if len(text) <= 8 {
-		who := session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
-		if v, err := b.svc.Running(ctx, who); err == nil && b.cfg.SlowMove(v) {
-			if _, err := render.ParseCoord(text, v.Rules()); err == nil {
-				b.hint(ctx, chat)
-			}
-		}
+	if b.disp.SlowText(ctx, req, text) {
+		b.hint(ctx, chat)
 	}
 	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
 }
@@ -244,7 +242,9 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		return
 	}
 	req.HasButton = hasButton(q.Message, q.Data)
-	b.hintTap(ctx, chat, req, q.Data)
+	if b.disp.SlowTap(ctx, req, q.Data) {
+		b.hint(ctx, chat)
+	}
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
 	switch {
@@ -309,7 +309,11 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	case c.level == 0:
 		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game), false)
 	default:
-		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
+		play := "/play " + c.level.String() + " " + c.game.preset
+		if b.disp.SlowText(ctx, req, play) {
+			b.hint(ctx, chat)
+		}
+		r := b.disp.Command(ctx, req, play)
 		if r.Game == nil || r.Text != "" {
 			b.answerLogged(ctx, q.ID, r.Text)
 			return
@@ -326,22 +330,6 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 		b.log.Error("menu failed", "chat", chat, "err", err)
 	}
 	b.answerLogged(ctx, q.ID, "")
-}
-
-// hintTap shows "typing" before a tap whose AI reply is expected to be
-// slow.
-func (b *Bot) hintTap(ctx context.Context, chat int64, req adapters.Request, data string) {
-	a, err := adapters.DecodeAction(data)
-	if err != nil || a.Kind != render.Place {
-		return
-	}
-	v, err := b.svc.Game(ctx, a.Game)
-	if err != nil || v.Platform() != Platform || v.Chat() != req.Chat || v.Status() != session.Running || v.MoveNo() != a.MoveNo {
-		return
-	}
-	if b.cfg.SlowMove(v) {
-		b.hint(ctx, chat)
-	}
 }
 
 // hint sends the "typing" chat action, logging a failure.
