@@ -250,14 +250,14 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
 		}
 	}
-	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
+	b := render.Compose(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
 	fmt.Fprintln(c.out)
-	fmt.Fprintln(c.out, text)
+	fmt.Fprintln(c.out, b.Text)
 	var keys string
-	keys, c.buttons = render.KeyboardText(kb)
+	keys, c.buttons = render.KeyboardText(b.Keyboard)
 	fmt.Fprint(c.out, keys)
 	c.window = nil
-	if kb.Partial {
-		c.window = &kb.Window.Origin
+	if b.Keyboard.Partial {
+		c.window = &b.Keyboard.Window.Origin
 	}
 }

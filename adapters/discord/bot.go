@@ -499,12 +499,13 @@ type post struct {
 // an optional line above it; window, when set, is the top-left cell of
 // the part of a large board the buttons show.
 func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.Point) post {
-	text, kb := render.Message(v, l, render.DiscordLayout, window)
+	c := render.Compose(v, l, render.DiscordLayout, window)
+	text := c.Text
 	if above != "" {
 		text = above + "\n\n" + text
 	}
-	comps, trimmed := components(kb)
-	if (trimmed || kb.Partial) && v.Status() == session.Running {
+	comps, trimmed := components(c.Keyboard)
+	if (trimmed || c.HasPicture) && v.Status() == session.Running {
 		text += "\n" + render.T(l, render.MsgTypeMoves)
 	}
 	if comps == nil {
@@ -518,7 +519,7 @@ func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.P
 		}
 	}
 	p.content = clip(text)
-	if kb.Partial {
+	if c.HasPicture {
 		pic, err := render.Picture(v)
 		if err != nil {
 			b.log.Error("discord: draw the board", "game", v.ID(), "err", err)

@@ -99,6 +99,12 @@ func TestGomokuByTypedCoordinatesWithPicture(t *testing.T) {
 			if final.Edits == 0 || !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final picture caption %q after %d edits", final.Caption, final.Edits)
 			}
+			// The caption is the board's text but the emoji board
+			// (render.Compose), as on every platform: the last move too.
+			last, _ := v.LastMove()
+			if want := render.T(render.English, render.MsgLastMove, "", render.FormatCoord(last, v.Rules()))[len("Last move: "):]; !strings.Contains(final.Caption, "Last move: ") || !strings.Contains(final.Caption, want) {
+				t.Fatalf("final picture caption %q lacks the last move %s", final.Caption, want)
+			}
 			if n := len(h.fake.BotMessages(chat.ID)); n != 1 {
 				t.Fatalf("typed moves added %d messages", n-1)
 			}

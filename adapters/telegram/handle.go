@@ -173,26 +173,21 @@ func (b *Bot) showGame(ctx context.Context, chat int64, replyTo int, l render.La
 	return b.disp.Bind(ctx, v.ID(), strconv.Itoa(id))
 }
 
-// board returns what shows v, with the keyboard's window at window (nil:
+// board returns what shows v (render.Compose), with the keyboard's window at window (nil:
 // around the last move): the text, or, for a board larger than the
 // keyboard, a caption and the PNG of the whole board; and the keyboard.
 // Whether there is a picture depends on the rules alone, so a board
 // message never changes kind.
 func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
-	text, keys := render.Message(v, l, render.TelegramLayout, window)
-	kb = inlineKeyboard(keys)
-	if !keys.Partial {
-		return text, nil, kb, nil
+	c := render.Compose(v, l, render.TelegramLayout, window)
+	kb = inlineKeyboard(c.Keyboard)
+	if !c.HasPicture {
+		return c.Text, nil, kb, nil
 	}
 	if png, err = render.Picture(v); err != nil {
 		return "", nil, nil, err
 	}
-	header, _, _ := strings.Cut(text, "\n")
-	caption := header + "\n" + render.Status(v, l)
-	if w := render.WindowText(v, keys, l); w != "" {
-		caption += "\n" + w
-	}
-	return caption, png, kb, nil
+	return c.Caption, png, kb, nil
 }
 
 // sendBoard sends a new message showing v and returns its id.
@@ -271,8 +266,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 // hasPicture reports whether the message that shows v is a photo: a board
 // larger than the keyboard.
 func hasPicture(v session.View, l render.Lang) bool {
-	_, kb := render.Message(v, l, render.TelegramLayout, nil)
-	return kb.Partial
+	return render.Compose(v, l, render.TelegramLayout, nil).HasPicture
 }
 
 // editTapped binds the reply's game to message target when the reply
@@ -318,7 +312,7 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 			b.answerLogged(ctx, q.ID, r.Text)
 			return
 		}
-		if _, png, _, perr := b.board(*r.Game, r.Lang, nil); perr == nil && png != nil {
+		if hasPicture(*r.Game, r.Lang) {
 			// A text message cannot become a photo: the board comes below.
 			err = b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", nil)
 		} else {
