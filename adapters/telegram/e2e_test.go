@@ -184,6 +184,7 @@ func TestDoubledTapAppliesOnce(t *testing.T) {
 	if len(a1) != 1 || len(a2) != 1 || a1[0].Params["text"] != "" || a2[0].Params["text"] != render.T(render.English, render.MsgStale) {
 		t.Fatalf("answers %v / %v", a1, a2)
 	}
+	h.flush(chat) // the answers do not wait for the edit
 	after, _ := h.fake.Message(chat.ID, m.ID)
 	v := h.game(chat, after)
 	if after.Edits != 1 || len(v.Moves()) != 2 {
