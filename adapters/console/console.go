@@ -141,8 +141,12 @@ type input struct {
 
 // request returns the dispatcher request of the terminal's user.
 func (c *Console) request() adapters.Request {
-	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message}
+	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message, Admin: anyone}
 }
+
+// anyone is the Request.Admin of the terminal: a private chat, whose
+// settings its user may change.
+func anyone(context.Context) (bool, error) { return true, nil }
 
 // handle acts on one line of input.
 func (c *Console) handle(ctx context.Context, line string) {

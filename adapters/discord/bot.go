@@ -226,7 +226,19 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 			break
 		}
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member)}, true
+}
+
+// adminPermissions are the permissions, any of them, that let a member
+// change a channel's settings (/chatlang).
+const adminPermissions = discordgo.PermissionAdministrator | discordgo.PermissionManageGuild | discordgo.PermissionManageChannels
+
+// admin returns the Request.Admin of an interaction's member: one with
+// adminPermissions in the channel, as the interaction carries them, or
+// anyone in a direct message (no member).
+func admin(m *discordgo.Member) func(context.Context) (bool, error) {
+	ok := m == nil || m.Permissions&adminPermissions != 0
+	return func(context.Context) (bool, error) { return ok, nil }
 }
 
 // await runs work and returns its reply. When slow is set, or work is

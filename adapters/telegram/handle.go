@@ -88,7 +88,7 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		return
 	}
 	chat := m.Chat.ID
-	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode}
+	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From)}
 	text := strings.TrimSpace(m.Text)
 	if strings.HasPrefix(text, "/") {
 		if b.disp.SlowText(ctx, req, text) {
@@ -107,6 +107,18 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		b.hint(ctx, chat)
 	}
 	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
+}
+
+// admin returns the Request.Admin of a user in a chat: anyone in a
+// private chat, else the chat's creator and administrators, asked of
+// Telegram when a command needs to know.
+func (b *Bot) admin(chat *tgbotapi.Chat, from *tgbotapi.User) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		if chat.IsPrivate() {
+			return true, nil
+		}
+		return b.isAdmin(ctx, chat.ID, from.ID)
+	}
 }
 
 // command answers a typed command. A /duel that names its opponent by a
