@@ -814,6 +814,21 @@ func (d *Dispatcher) Move(ctx context.Context, req Request, text string) Reply {
 	return r
 }
 
+// MoveCommand handles a command that names a cell, such as Discord's
+// /move: as Move, but text that places no stone is answered too, with
+// render.MsgNoGame when the user plays no running game in the chat, else
+// render.MsgBadCoord.
+func (d *Dispatcher) MoveCommand(ctx context.Context, req Request, text string) Reply {
+	if r := d.Move(ctx, req, text); r != (Reply{}) {
+		return r
+	}
+	lang := d.lang(ctx, req)
+	if t, err := d.target(ctx, d.actor(req)); err != nil || (t.game.ID() == "" && len(t.choose) == 0) {
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+	}
+	return Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, strings.TrimSpace(text))}
+}
+
 // Bind records that message shows the game, so that later typed moves
 // and commands edit it.
 func (d *Dispatcher) Bind(ctx context.Context, id session.GameID, message string) error {

@@ -68,7 +68,6 @@ type Config struct {
 // answers interactions from the gateway.
 type Bot struct {
 	s   *discordgo.Session
-	svc *session.Service
 	d   *adapters.Dispatcher
 	cfg Config
 	log *slog.Logger
@@ -107,7 +106,7 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 		c.Transport = apiErrors{next: c.Transport, report: cfg.OnAPIError}
 		s.Client = &c
 	}
-	b := &Bot{s: s, svc: svc, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
+	b := &Bot{s: s, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
 	s.AddHandler(b.onInteraction)
 	return b, nil
 }
@@ -346,15 +345,7 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 			}
 		}
 		slow = b.d.SlowText(ctx, req, cell)
-		work = func() adapters.Reply {
-			if r := b.d.Move(ctx, req, cell); r != (adapters.Reply{}) {
-				return r
-			}
-			if _, err := b.svc.Running(ctx, b.actor(req)); err != nil {
-				return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
-			}
-			return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, cell)}
-		}
+		work = func() adapters.Reply { return b.d.MoveCommand(ctx, req, cell) }
 	default:
 		text, opponent := commandText(data)
 		cmd, err := adapters.ParseCommand(text, "")
@@ -412,11 +403,6 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 	if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
 		b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
 	}
-}
-
-// actor returns the session actor of a request.
-func (b *Bot) actor(req adapters.Request) session.Actor {
-	return session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
 }
 
 // editBoard edits the board message id in the interaction's channel to
