@@ -52,3 +52,19 @@ func TestChatLangByAdminsOfAGroup(t *testing.T) {
 		t.Fatalf("a private chat asked getChatMember: %d calls", n)
 	}
 }
+
+// TestInlineTapAnswersInTheUsersLanguage checks that a tap on a button of
+// an inline message (which this bot never sends) is refused in the
+// language the user chose with /lang, not their app's.
+func TestInlineTapAnswersInTheUsersLanguage(t *testing.T) {
+	h := newHarness(t, nil)
+	chat, me := private(3400), user(3400, "en")
+	h.say(chat, me, "/lang zh")
+	u, id := h.fake.NewTapUpdate(chat, me, 1, "p:x")
+	u.CallbackQuery.Message, u.CallbackQuery.InlineMessageID = nil, "inline-1"
+	h.fake.PushUpdate(u)
+	h.wait("the answer", func() bool { return h.fake.Answered(id) })
+	if a := h.fake.Answers(id); len(a) != 1 || a[0].Params["text"] != render.T(render.Chinese, render.MsgBadCallback) {
+		t.Fatalf("answers %+v", a)
+	}
+}

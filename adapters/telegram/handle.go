@@ -237,7 +237,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		// A button of an inline message: this bot sends none.
 		lang := render.English
 		if q.From != nil {
-			lang = render.LangOf(q.From.LanguageCode)
+			lang = b.disp.Lang(ctx, adapters.Request{User: userOf(q.From), Locale: q.From.LanguageCode})
 		}
 		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
 		return
