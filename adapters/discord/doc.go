@@ -1,8 +1,7 @@
 // Package discord plays the bot's games on Discord through discordgo:
 // slash commands (/play, /move, /resign, /undo, /stats, /top, /lang,
-// /chatlang, /help)
-// registered by bulk overwrite at start, and boards as messages whose
-// buttons are the cells.
+// /chatlang, /help) registered by bulk overwrite at start, and boards as
+// messages whose buttons are the cells.
 //
 // Every interaction is answered within Discord's three seconds: a tap on
 // a board is answered by updating that message in place, a refusal by an
