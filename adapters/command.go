@@ -28,6 +28,8 @@ const (
 	CmdTop     = "top"
 	CmdLang    = "lang"
 	CmdUndo    = "undo"
+	// CmdChatLang sets the chat's language, for chat administrators.
+	CmdChatLang = "chatlang"
 )
 
 // MaxCommandLen is the longest command text parsed; longer text is
@@ -45,7 +47,9 @@ type Command struct {
 	// Board is the leaderboard /top asks for: session.ByRating, or
 	// session.ByHardWins for "/top hard".
 	Board session.Board
-	// Lang is the language code of /lang: "en" or "zh".
+	// Lang is the language code of /lang, "en" or "zh", or of /chatlang,
+	// where "" (typed "auto") leaves the chat without a language of its
+	// own.
 	Lang string
 }
 
@@ -102,7 +106,7 @@ func (e *CommandError) Error() string { return fmt.Sprintf("adapters: %s: %q", e
 // Message returns the catalog key and argument that explain the refusal.
 func (e *CommandError) Message() (render.Key, []any) {
 	switch e.Key {
-	case render.MsgBadRules, render.MsgBadDuelRules, render.MsgBadLang, render.MsgDuelByName:
+	case render.MsgBadRules, render.MsgBadDuelRules, render.MsgBadLang, render.MsgBadChatLang, render.MsgDuelByName:
 		return e.Key, nil
 	case render.MsgNoArguments:
 		return e.Key, []any{e.Arg, e.Command}
@@ -162,6 +166,20 @@ func ParseCommand(text, botName string) (Command, error) {
 			arg = args[len(args)-1]
 		}
 		return Command{}, &CommandError{Key: render.MsgBadLang, Arg: arg}
+	case CmdChatLang:
+		if len(args) == 1 {
+			switch l := strings.ToLower(args[0]); l {
+			case string(render.English), string(render.Chinese):
+				return Command{Name: name, Lang: l}, nil
+			case "auto":
+				return Command{Name: name}, nil
+			}
+		}
+		arg := ""
+		if len(args) > 0 {
+			arg = args[len(args)-1]
+		}
+		return Command{}, &CommandError{Key: render.MsgBadChatLang, Arg: arg}
 	}
 	return Command{}, &CommandError{Key: render.MsgUnknownCommand, Arg: "/" + name}
 }

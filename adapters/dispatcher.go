@@ -28,6 +28,11 @@ type Request struct {
 	// that button's game. A tap on a message that is neither the game's
 	// own nor vouched for this way is refused.
 	HasButton bool
+	// Admin, when set, reports whether the user may change the chat's
+	// settings (/chatlang): an administrator of the chat, or anyone in a
+	// private chat. Only such commands call it, so that a platform that
+	// must ask its servers asks only then. Nil means the user may not.
+	Admin func(context.Context) (bool, error)
 }
 
 // Reply is what the platform adapter shows after an action. Any of its
@@ -74,6 +79,9 @@ const (
 	ReasonBadCommand  = "bad_command"
 	ReasonBadCallback = "bad_callback"
 	ReasonBadCoord    = "bad_coord"
+	// ReasonNotAdmin is a chat setting refused to a user who is not an
+	// administrator of the chat.
+	ReasonNotAdmin = "not_admin"
 )
 
 // Dispatcher turns commands, taps and typed moves into session calls and
@@ -146,7 +154,7 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 	case CmdStart:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgWelcome)}
 	case CmdHelp:
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpUndo)}
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo)}
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
@@ -206,8 +214,40 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 		}
 		lang = render.Lang(cmd.Lang)
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgLangSet)}
+	case CmdChatLang:
+		return d.chatLang(ctx, req, lang, cmd.Lang)
 	}
 	return Reply{Lang: lang, Text: render.T(lang, render.MsgUnknownCommand, text)}
+}
+
+// chatLang answers /chatlang: it sets the chat's language to code (""
+// for none) when the user may change the chat's settings (Request.Admin),
+// and answers in the language the user sees from then on.
+func (d *Dispatcher) chatLang(ctx context.Context, req Request, lang render.Lang, code string) Reply {
+	admin := req.Admin != nil
+	if admin {
+		var err error
+		if admin, err = req.Admin(ctx); err != nil {
+			return d.refuse(lang, session.View{}, fmt.Errorf("adapters: who may set the chat's language: %w", err), true)
+		}
+	}
+	if !admin {
+		d.svc.Refused(d.platform, ReasonNotAdmin)
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgChatLangAdmin)}
+	}
+	cs, err := d.svc.ChatSettings(ctx, d.platform, req.Chat)
+	if err == nil {
+		cs.Lang = code
+		err = d.svc.SetChatSettings(ctx, d.platform, req.Chat, cs)
+	}
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, true)
+	}
+	lang = d.lang(ctx, req)
+	if code == "" {
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgChatLangAuto)}
+	}
+	return Reply{Lang: lang, Text: render.T(lang, render.MsgChatLangSet, render.LangName(render.Lang(code)))}
 }
 
 // chatDefaults returns the arguments of a bare /play with the chat's
@@ -772,6 +812,21 @@ func (d *Dispatcher) Move(ctx context.Context, req Request, text string) Reply {
 	r := Reply{Lang: lang, Game: &v, Edit: v.Message()}
 	d.remember(ctx, who, r)
 	return r
+}
+
+// MoveCommand handles a command that names a cell, such as Discord's
+// /move: as Move, but text that places no stone is answered too, with
+// render.MsgNoGame when the user plays no running game in the chat, else
+// render.MsgBadCoord.
+func (d *Dispatcher) MoveCommand(ctx context.Context, req Request, text string) Reply {
+	if r := d.Move(ctx, req, text); r != (Reply{}) {
+		return r
+	}
+	lang := d.lang(ctx, req)
+	if t, err := d.target(ctx, d.actor(req)); err != nil || (t.game.ID() == "" && len(t.choose) == 0) {
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+	}
+	return Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, strings.TrimSpace(text))}
 }
 
 // Bind records that message shows the game, so that later typed moves

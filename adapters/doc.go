@@ -4,7 +4,10 @@
 // typed coordinates into session calls.
 //
 // Platform adapters (telegram, discord, console) translate their updates
-// into Dispatcher calls and the returned Reply into their own messages.
+// into Dispatcher calls and the returned Reply into their own messages
+// (render.Compose), and ask it their game questions: the language to
+// answer in (Lang), whether an answer may wait for the AI (SlowTap,
+// SlowText).
 // They keep no game state: what a tap needs is in its callback data and the
 // stored game. A Dispatcher is safe for concurrent use.
 package adapters

@@ -38,11 +38,15 @@ func TextLen(s string) int {
 // last move, and the takebacks: how many the game had, and a request
 // awaiting an answer.
 func Text(v session.View, l Lang) string {
+	header, lines := textParts(v, l)
+	return header + "\n\n" + Grid(v) + "\n" + lines
+}
+
+// textParts returns the parts of Text around the board: the header line,
+// and the lines below the board.
+func textParts(v session.View, l Lang) (header, lines string) {
+	header = T(l, MsgHeaderGame, T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)), GameName(l, v.Rules()))
 	var sb strings.Builder
-	sb.WriteString(T(l, MsgHeaderGame, T(l, MsgVs, seatLabel(v, engine.Black, l), seatLabel(v, engine.White, l)), GameName(l, v.Rules())))
-	sb.WriteString("\n\n")
-	sb.WriteString(Grid(v))
-	sb.WriteString("\n")
 	sb.WriteString(Status(v, l))
 	if last, ok := v.LastMove(); ok {
 		sb.WriteString("\n")
@@ -56,7 +60,7 @@ func Text(v session.View, l Lang) string {
 		sb.WriteString("\n")
 		sb.WriteString(T(l, MsgUndoAsked, seatLabel(v, asker, l), seatLabel(v, asker.Opponent(), l)))
 	}
-	return sb.String()
+	return header, sb.String()
 }
 
 // lastMover returns the side that played the last move.

@@ -17,10 +17,13 @@ const DefaultAIQueue = 64
 // moves never wait in the AI pool.
 const cheapCells = 16
 
-// expensive reports whether the AI move of level l on rules r is a search
-// that takes its think time, and so goes through the AI pool. Easy and
-// medium answer at once on any board, and hard solves small boards.
-func expensive(l engine.Level, r engine.Rules) bool {
+// Expensive reports whether the AI move of level l on rules r is a search
+// that takes its think time, and so goes through the AI pool: hard on
+// boards larger than 4×4. Easy and medium answer at once on any board, and
+// hard solves small boards. It is the one answer to "may the AI think
+// long?": the adapters ask it (through their dispatcher) to show that an
+// answer may take a while.
+func Expensive(l engine.Level, r engine.Rules) bool {
 	return l == engine.Hard && r.Cells() > cheapCells
 }
 

@@ -520,7 +520,7 @@ func (s *Service) playAI(ctx context.Context, g *Game, b *engine.Board) error {
 		return nil
 	}
 	level := g.Seat(g.ToMove()).AI
-	if !expensive(level, g.Rules) {
+	if !Expensive(level, g.Rules) {
 		return s.think(ctx, g, b, level)
 	}
 	var err error

@@ -141,8 +141,12 @@ type input struct {
 
 // request returns the dispatcher request of the terminal's user.
 func (c *Console) request() adapters.Request {
-	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message}
+	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message, Admin: anyone}
 }
+
+// anyone is the Request.Admin of the terminal: a private chat, whose
+// settings its user may change.
+func anyone(context.Context) (bool, error) { return true, nil }
 
 // handle acts on one line of input.
 func (c *Console) handle(ctx context.Context, line string) {
@@ -250,14 +254,14 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
 		}
 	}
-	text, kb := render.Message(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
+	b := render.Compose(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
 	fmt.Fprintln(c.out)
-	fmt.Fprintln(c.out, text)
+	fmt.Fprintln(c.out, b.Text)
 	var keys string
-	keys, c.buttons = render.KeyboardText(kb)
+	keys, c.buttons = render.KeyboardText(b.Keyboard)
 	fmt.Fprint(c.out, keys)
 	c.window = nil
-	if kb.Partial {
-		c.window = &kb.Window.Origin
+	if b.Keyboard.Partial {
+		c.window = &b.Keyboard.Window.Origin
 	}
 }

@@ -255,3 +255,20 @@ func TestHelpSaysWhatTheReadmeSays(t *testing.T) {
 		}
 	}
 }
+
+// TestChatLangInTheTerminal checks that the terminal's user may set the
+// terminal's language with /chatlang, that it answers a user of /as with
+// no /lang of their own, and that it outlives a restart.
+func TestChatLangInTheTerminal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, path, "/chatlang zh\n/as bo\n/help\n")
+	for _, want := range []string{render.T(render.Chinese, render.MsgChatLangSet, "中文"), render.T(render.Chinese, render.MsgHelpChatLang)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	out = run(t, path, "/chatlang auto\n/help\n")
+	if !strings.HasPrefix(out, render.T(render.Chinese, render.MsgWelcome)) || !strings.Contains(out, render.T(render.English, render.MsgHelpChatLang)) {
+		t.Errorf("after a restart and /chatlang auto:\n%s", out)
+	}
+}

@@ -68,7 +68,6 @@ type Config struct {
 // answers interactions from the gateway.
 type Bot struct {
 	s   *discordgo.Session
-	svc *session.Service
 	d   *adapters.Dispatcher
 	cfg Config
 	log *slog.Logger
@@ -107,7 +106,7 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 		c.Transport = apiErrors{next: c.Transport, report: cfg.OnAPIError}
 		s.Client = &c
 	}
-	b := &Bot{s: s, svc: svc, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
+	b := &Bot{s: s, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
 	s.AddHandler(b.onInteraction)
 	return b, nil
 }
@@ -226,7 +225,19 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 			break
 		}
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member)}, true
+}
+
+// adminPermissions are the permissions, any of them, that let a member
+// change a channel's settings (/chatlang).
+const adminPermissions = discordgo.PermissionAdministrator | discordgo.PermissionManageGuild | discordgo.PermissionManageChannels
+
+// admin returns the Request.Admin of an interaction's member: one with
+// adminPermissions in the channel, as the interaction carries them, or
+// anyone in a direct message (no member).
+func admin(m *discordgo.Member) func(context.Context) (bool, error) {
+	ok := m == nil || m.Permissions&adminPermissions != 0
+	return func(context.Context) (bool, error) { return ok, nil }
 }
 
 // await runs work and returns its reply. When slow is set, or work is
@@ -268,7 +279,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	data := tapData(customID)
 	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
-	r, deferred := b.await(i, b.slowTap(ctx, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
+	r, deferred := b.await(i, b.d.SlowTap(ctx, req, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
 		return b.d.Tap(ctx, req, data)
 	})
 	answered := deferred
@@ -318,30 +329,13 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 }
 
-// slowTap reports whether a tap's data places a stone that the AI may
-// think long about answering.
-func (b *Bot) slowTap(ctx context.Context, data string) bool {
-	a, err := adapters.DecodeAction(data)
-	if err != nil || a.Kind != render.Place {
-		return false
-	}
-	v, err := b.svc.Game(ctx, a.Game)
-	return err == nil && thinksLong(v)
-}
-
-// thinksLong reports whether the AI's reply to the side to move of a
-// running game may take long: hard on boards larger than 4×4.
-func thinksLong(v session.View) bool {
-	return v.Status() == session.Running && v.Rules().Cells() > 16 && v.Seat(v.ToMove().Opponent()).AI == engine.Hard
-}
-
 // onCommand handles a slash command.
 func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
 	data := i.ApplicationCommandData()
 	lang := b.d.Lang(ctx, req)
 	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
 	var work func() adapters.Reply
-	slow := false
+	var slow bool
 	switch data.Name {
 	case cmdMove:
 		cell := ""
@@ -350,25 +344,12 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 				cell = strings.TrimSpace(s)
 			}
 		}
-		if v, err := b.svc.Running(ctx, b.actor(req)); err == nil {
-			slow = thinksLong(v)
-		}
-		work = func() adapters.Reply {
-			if r := b.d.Move(ctx, req, cell); r != (adapters.Reply{}) {
-				return r
-			}
-			if _, err := b.svc.Running(ctx, b.actor(req)); err != nil {
-				return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
-			}
-			return adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgBadCoord, cell)}
-		}
+		slow = b.d.SlowText(ctx, req, cell)
+		work = func() adapters.Reply { return b.d.MoveCommand(ctx, req, cell) }
 	default:
 		text, opponent := commandText(data)
 		cmd, err := adapters.ParseCommand(text, "")
-		if err == nil && cmd.Name == adapters.CmdPlay {
-			p := cmd.Play
-			slow = p.Level == engine.Hard && p.Rules.Cells() > 16 && p.Side != session.First
-		}
+		slow = b.d.SlowText(ctx, req, text)
 		work = func() adapters.Reply { return b.d.Command(ctx, req, text) }
 		if opponent != "" {
 			u := resolvedUser(data, opponent)
@@ -422,11 +403,6 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 	if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
 		b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
 	}
-}
-
-// actor returns the session actor of a request.
-func (b *Bot) actor(req adapters.Request) session.Actor {
-	return session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
 }
 
 // editBoard edits the board message id in the interaction's channel to
@@ -521,12 +497,13 @@ type post struct {
 // an optional line above it; window, when set, is the top-left cell of
 // the part of a large board the buttons show.
 func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.Point) post {
-	text, kb := render.Message(v, l, render.DiscordLayout, window)
+	c := render.Compose(v, l, render.DiscordLayout, window)
+	text := c.Text
 	if above != "" {
 		text = above + "\n\n" + text
 	}
-	comps, trimmed := components(kb)
-	if (trimmed || kb.Partial) && v.Status() == session.Running {
+	comps, trimmed := components(c.Keyboard)
+	if (trimmed || c.HasPicture) && v.Status() == session.Running {
 		text += "\n" + render.T(l, render.MsgTypeMoves)
 	}
 	if comps == nil {
@@ -540,7 +517,7 @@ func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.P
 		}
 	}
 	p.content = clip(text)
-	if kb.Partial {
+	if c.HasPicture {
 		pic, err := render.Picture(v)
 		if err != nil {
 			b.log.Error("discord: draw the board", "game", v.ID(), "err", err)

@@ -18,7 +18,9 @@ const (
 	cmdStats  = "stats"
 	cmdTop    = "top"
 	cmdLang   = "lang"
-	cmdHelp   = "help"
+	// cmdChatLang is the command grammar's own name, as the others are.
+	cmdChatLang = "chatlang"
+	cmdHelp     = "help"
 
 	optLevel    = "level"
 	optGame     = "game"
@@ -86,14 +88,22 @@ func Commands() []*discordgo.ApplicationCommand {
 	lang := simple(cmdLang, render.MsgSlashLang)
 	// Each language is named in itself.
 	self := func(l render.Lang) func(render.Lang) string {
-		return func(render.Lang) string {
-			return map[render.Lang]string{render.English: "English", render.Chinese: "中文"}[l]
-		}
+		return func(render.Lang) string { return render.LangName(l) }
 	}
 	lang.Options = []*discordgo.ApplicationCommandOption{
 		option(str, optLanguage, render.MsgOptionLanguage, choice("en", self(render.English)), choice("zh", self(render.Chinese))),
 	}
 	lang.Options[0].Required = true
+	// Shown to the members who may change the channel's settings; the
+	// bot checks the permissions again, as a server may show it to more.
+	chatLang := simple(cmdChatLang, render.MsgSlashChatLang)
+	perms := int64(discordgo.PermissionManageChannels)
+	chatLang.DefaultMemberPermissions = &perms
+	chatLang.Options = []*discordgo.ApplicationCommandOption{
+		option(str, optLanguage, render.MsgOptionLanguage,
+			choice("en", self(render.English)), choice("zh", self(render.Chinese)), choice("auto", msg(render.MsgOptionAuto))),
+	}
+	chatLang.Options[0].Required = true
 	return []*discordgo.ApplicationCommand{
 		play, move,
 		simple(cmdResign, render.MsgMenuResign),
@@ -101,6 +111,7 @@ func Commands() []*discordgo.ApplicationCommand {
 		simple(cmdStats, render.MsgMenuStats),
 		simple(cmdTop, render.MsgMenuTop),
 		lang,
+		chatLang,
 		simple(cmdHelp, render.MsgMenuHelp),
 	}
 }
@@ -136,7 +147,7 @@ func commandText(data discordgo.ApplicationCommandInteractionData) (text, oppone
 				words = append(words, s)
 			}
 		}
-	case cmdLang:
+	case cmdLang, cmdChatLang:
 		if s := str(optLanguage); s != "" {
 			words = append(words, s)
 		}

@@ -1,16 +1,17 @@
 // Package discord plays the bot's games on Discord through discordgo:
-// slash commands (/play, /move, /resign, /stats, /top, /lang, /help)
-// registered by bulk overwrite at start, and boards as messages whose
-// buttons are the cells.
+// slash commands (/play, /move, /resign, /undo, /stats, /top, /lang,
+// /chatlang, /help) registered by bulk overwrite at start, and boards as
+// messages whose buttons are the cells.
 //
 // Every interaction is answered within Discord's three seconds: a tap on
 // a board is answered by updating that message in place, a refusal by an
 // ephemeral reply only the tapper sees, and when the AI may think longer
-// (hard on boards larger than 4×4, or any action still running after
+// (adapters.Dispatcher.SlowTap and SlowText: hard on boards larger than
+// 4×4, the AI pool's rule; or any action still running after
 // Config.DeferAfter) the interaction is deferred first and the message
 // edited once the move is committed.
 //
-// Messages are render.Message in render.DiscordLayout: a game's board or
+// Messages are render.Compose in render.DiscordLayout: a game's board or
 // a duel challenge (/play with an opponent, addressed to that member's
 // id) with its Accept, Decline and Cancel buttons. A message holds at
 // most 5 rows of 5 buttons, so boards up to 4×4 are shown whole with a

@@ -444,3 +444,20 @@ func TestExpiryIsShownInThePlayersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveThatNamesNoCellInADuel checks that /move with text that names no
+// cell tells a player of a duel what is wrong, as it tells a player
+// against the AI, instead of saying they have no game.
+func TestMoveThatNamesNoCellInADuel(t *testing.T) {
+	h := newHarness(t, nil)
+	ch := h.challenge(ann, bob, "duel-move", discordtest.StringOption(optSide, "first"))
+	h.tap(bob, ch.ID, buttonOf(t, ch, "a:"))
+	_, r := h.command(ann, "duel-move", cmdMove, discordtest.StringOption(optCell, "zz"))
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgBadCoord, "zz") {
+		t.Errorf("/move zz in a duel: %q", got)
+	}
+	_, r = h.command(carol, "duel-move", cmdMove, discordtest.StringOption(optCell, "zz"))
+	if got := h.ephemeral(r, carol); got != render.T(render.English, render.MsgNoGame) {
+		t.Errorf("/move zz by a stranger: %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/bwmarrin/discordgo"
 )
 
 func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
@@ -23,6 +24,7 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 		var c struct {
 			Name                     string            `json:"name"`
 			DescriptionLocalizations map[string]string `json:"description_localizations"`
+			DefaultMemberPermissions *string           `json:"default_member_permissions"`
 			Options                  []struct {
 				Name string `json:"name"`
 				Type int    `json:"type"`
@@ -32,6 +34,10 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 			t.Fatal(err)
 		}
 		names = append(names, c.Name)
+		// Only /chatlang is for the members who may manage the channel.
+		if perms := c.DefaultMemberPermissions; (c.Name == cmdChatLang) != (perms != nil && *perms == "16") {
+			t.Errorf("/%s default member permissions %v", c.Name, perms)
+		}
 		if c.DescriptionLocalizations["zh-CN"] == "" {
 			t.Errorf("/%s has no Chinese description", c.Name)
 		}
@@ -45,7 +51,7 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, " "); got != "play move resign undo stats top lang help" {
+	if got := strings.Join(names, " "); got != "play move resign undo stats top lang chatlang help" {
 		t.Errorf("registered %q", got)
 	}
 	if len(h.fake.Commands(discordtest.GuildID)) != 0 {
@@ -558,5 +564,50 @@ func TestConcurrentGamesInManyChannels(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestDeferralFollowsTheAIPoolRule checks that a tap is deferred at once
+// exactly when the AI answers with a search of the AI pool
+// (session.Expensive): hard on 5×5, not on 4×4.
+func TestDeferralFollowsTheAIPoolRule(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tt := range []struct {
+		game string
+		want int
+	}{
+		{"4x4", 7}, // an update of the message, at once
+		{"5x5", 6}, // a deferred update, then an edit
+	} {
+		board := h.play(ann, "defer-"+tt.game, discordtest.StringOption(optLevel, "hard"), discordtest.StringOption(optGame, tt.game))
+		if r := h.tap(ann, board.ID, placeButtons(board)[0]); r.Type != tt.want {
+			t.Errorf("hard %s: tap answered %+v, want type %d", tt.game, r, tt.want)
+		}
+	}
+}
+
+// TestChatLangByMembersWhoManage checks /chatlang through the gateway: a
+// member without Manage Server or Manage Channels is refused (a server may
+// show the command to anyone), one with Manage Server sets the channel's
+// language, which then answers a member with no /lang whose client is in
+// English.
+func TestChatLangByMembersWhoManage(t *testing.T) {
+	h := newHarness(t, nil)
+	boss := discordtest.User{ID: "900", Name: "boss", Locale: "en-US", Permissions: discordgo.PermissionManageGuild}
+	_, r := h.command(ann, "cl", cmdChatLang, discordtest.StringOption(optLanguage, "zh"))
+	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgChatLangAdmin) {
+		t.Fatalf("/chatlang by a member: %q", got)
+	}
+	_, r = h.command(boss, "cl", cmdChatLang, discordtest.StringOption(optLanguage, "zh"))
+	if got := h.ephemeral(r, boss); got != render.T(render.Chinese, render.MsgChatLangSet, "中文") {
+		t.Fatalf("/chatlang by a manager: %q", got)
+	}
+	_, r = h.command(ann, "cl", cmdHelp)
+	if got := h.ephemeral(r, ann); !strings.Contains(got, render.T(render.Chinese, render.MsgHelpChatLang)) {
+		t.Fatalf("help in the channel's language:\n%s", got)
+	}
+	_, r = h.command(ann, "other", cmdHelp)
+	if got := h.ephemeral(r, ann); strings.Contains(got, render.T(render.Chinese, render.MsgHelpChatLang)) {
+		t.Fatalf("another channel took the language:\n%s", got)
 	}
 }

@@ -242,7 +242,7 @@ func TestLargestBoardMessagesFitDiscord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &Bot{svc: svc, log: slog.New(slog.DiscardHandler)}
+		b := &Bot{log: slog.New(slog.DiscardHandler)}
 		for _, l := range []render.Lang{render.English, render.Chinese} {
 			p := b.post(v, l, render.T(l, render.MsgAlreadyPlaying), nil)
 			if n := utf8.RuneCountInString(p.content); n > maxContentLen || strings.HasSuffix(p.content, "…") {

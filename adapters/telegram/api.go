@@ -180,6 +180,18 @@ func (b *Bot) typing(ctx context.Context, chat int64) error {
 	return b.request(ctx, "sendChatAction", tgbotapi.NewChatAction(chat, tgbotapi.ChatTyping))
 }
 
+// isAdmin reports whether user is the creator or an administrator of
+// chat, as getChatMember says.
+func (b *Bot) isAdmin(ctx context.Context, chat, user int64) (bool, error) {
+	var m tgbotapi.ChatMember
+	err := b.call(ctx, "getChatMember", true, func() error {
+		var err error
+		m, err = b.api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat, UserID: user}})
+		return err
+	})
+	return err == nil && (m.IsCreator() || m.IsAdministrator()), err
+}
+
 // makeRequest calls a method by name with raw parameters, for fields the
 // client library does not know (setWebhook's secret_token).
 func (b *Bot) makeRequest(ctx context.Context, method string, params tgbotapi.Params) error {

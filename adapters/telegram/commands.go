@@ -30,6 +30,7 @@ var menuCommands = []struct {
 	{adapters.CmdStats, render.MsgMenuStats},
 	{adapters.CmdTop, render.MsgMenuTop},
 	{adapters.CmdLang, render.MsgMenuLang},
+	{adapters.CmdChatLang, render.MsgMenuChatLang},
 	{adapters.CmdHelp, render.MsgMenuHelp},
 }
 

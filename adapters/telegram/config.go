@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 )
 
@@ -73,10 +72,6 @@ type Config struct {
 	// ShutdownTimeout bounds how long Run waits, after its context ends,
 	// for queued updates to be handled. Default 10 s.
 	ShutdownTimeout time.Duration
-	// SlowMove reports whether the AI's reply in a game is expected to
-	// take long enough (over ~300 ms) to show "typing" first. Default: a
-	// hard AI on a board of more than 25 cells.
-	SlowMove func(v session.View) bool
 	// Log receives the Bot's logs; nil discards them.
 	Log *slog.Logger
 	// OnUpdate, when set, is called with the kind ("message", "callback"
@@ -176,9 +171,6 @@ func (c Config) withDefaults() Config {
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = 10 * time.Second
 	}
-	if c.SlowMove == nil {
-		c.SlowMove = slowMove
-	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
@@ -201,14 +193,4 @@ func sleep(ctx context.Context, d time.Duration) error {
 func backoff(attempt int) time.Duration {
 	d := time.Second << min(attempt, 5)
 	return min(d, 30*time.Second)
-}
-
-// slowMove expects a hard AI on a board larger than 5×5 to think long.
-func slowMove(v session.View) bool {
-	r := v.Rules()
-	ai := v.Seat(v.ToMove())
-	if !ai.IsAI() {
-		ai = v.Seat(v.ToMove().Opponent())
-	}
-	return ai.IsAI() && ai.AI == engine.Hard && r.Width*r.Height > 25
 }

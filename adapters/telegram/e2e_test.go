@@ -99,6 +99,12 @@ func TestGomokuByTypedCoordinatesWithPicture(t *testing.T) {
 			if final.Edits == 0 || !strings.Contains(final.Caption, "Winner") && !strings.Contains(final.Caption, "Draw") {
 				t.Fatalf("final picture caption %q after %d edits", final.Caption, final.Edits)
 			}
+			// The caption is the board's text but the emoji board
+			// (render.Compose), as on every platform: the last move too.
+			last, _ := v.LastMove()
+			if want := render.T(render.English, render.MsgLastMove, "", render.FormatCoord(last, v.Rules()))[len("Last move: "):]; !strings.Contains(final.Caption, "Last move: ") || !strings.Contains(final.Caption, want) {
+				t.Fatalf("final picture caption %q lacks the last move %s", final.Caption, want)
+			}
 			if n := len(h.fake.BotMessages(chat.ID)); n != 1 {
 				t.Fatalf("typed moves added %d messages", n-1)
 			}
@@ -178,6 +184,7 @@ func TestDoubledTapAppliesOnce(t *testing.T) {
 	if len(a1) != 1 || len(a2) != 1 || a1[0].Params["text"] != "" || a2[0].Params["text"] != render.T(render.English, render.MsgStale) {
 		t.Fatalf("answers %v / %v", a1, a2)
 	}
+	h.flush(chat) // the answers do not wait for the edit
 	after, _ := h.fake.Message(chat.ID, m.ID)
 	v := h.game(chat, after)
 	if after.Edits != 1 || len(v.Moves()) != 2 {
@@ -312,24 +319,60 @@ func TestPollingBacksOffAndConfirms(t *testing.T) {
 	}
 }
 
-func TestSlowMoveShowsTyping(t *testing.T) {
-	h := newHarness(t, func(h *harness) {
-		c := &h.cfg
-		c.SlowMove = func(v session.View) bool { return v.Rules().Width == 5 }
-	})
-	chat, me := private(1100), user(1100, "en")
-	m := h.startGame(chat, me, "/play 5x5 hard")
-	h.tap(chat, me, m.ID, placeButtons(m)[0])
-	calls := h.fake.Calls("")
-	var order []string
-	for _, c := range calls {
-		switch c.Method {
-		case "sendChatAction", "editMessageText":
-			order = append(order, c.Method+":"+c.Params["action"])
+// TestTypingFollowsTheAIPoolRule checks that "typing…" comes before a
+// tap, a typed move and a /play exactly when the AI answers with a search
+// of the AI pool (session.Expensive): hard from 5×5 up, not on 4×4.
+func TestTypingFollowsTheAIPoolRule(t *testing.T) {
+	h := newHarness(t, nil)
+	for i, tt := range []struct {
+		play string
+		slow bool
+	}{
+		{"/play 4x4 hard", false},
+		{"/play 5x5 hard", true},
+		{"/play 7x7 medium", false},
+	} {
+		chat, me := private(1100+int64(i)), user(1100+int64(i), "en")
+		typing := func() []string {
+			var order []string
+			for _, c := range h.fake.Calls("") {
+				if c.Params["chat_id"] != itoa64(chat.ID) {
+					continue
+				}
+				switch c.Method {
+				case "sendChatAction", "editMessageText", "sendMessage":
+					order = append(order, c.Method)
+				}
+			}
+			return order
 		}
-	}
-	if !slices.Equal(order, []string{"sendChatAction:typing", "editMessageText:"}) {
-		t.Fatalf("calls %v", order)
+		want := func(what string, n int, last string) {
+			t.Helper()
+			order := typing()
+			exp := []string{last}
+			if tt.slow {
+				exp = []string{"sendChatAction", last}
+			}
+			if len(order) < n || !slices.Equal(order[n:], exp) {
+				t.Fatalf("%s, %s: calls %v, want %v", tt.play, what, order[n:], exp)
+			}
+		}
+		m := h.startGame(chat, me, tt.play)
+		n := len(typing())
+		h.tap(chat, me, m.ID, placeButtons(m)[0])
+		h.flush(chat)
+		want("tap", n, "editMessageText")
+		v := h.game(chat, h.lastBot(chat))
+		n = len(typing())
+		h.say(chat, me, render.FormatCoord(v.Board().LegalMoves()[0], v.Rules()))
+		h.flush(chat)
+		want("typed move", n, "editMessageText")
+		h.say(chat, me, "/resign")
+		h.flush(chat)
+		n = len(typing())
+		h.say(chat, me, tt.play+" second")
+		h.flush(chat)
+		want("/play second", n, "sendMessage")
 	}
 }
 
@@ -417,6 +460,7 @@ func TestCommandsRegisteredInEnglishAndChinese(t *testing.T) {
 		for _, cmd := range []string{
 			adapters.CmdPlay, adapters.CmdStart, adapters.CmdHelp, adapters.CmdResign, adapters.CmdDuel, adapters.CmdAccept,
 			adapters.CmdDecline, adapters.CmdCancel, adapters.CmdRematch, adapters.CmdStats, adapters.CmdTop, adapters.CmdLang, adapters.CmdUndo,
+			adapters.CmdChatLang,
 		} {
 			if !strings.Contains(langs[lang], `"command":"`+cmd+`"`) {
 				t.Errorf("language %q: no /%s in %s", lang, cmd, langs[lang])

@@ -88,9 +88,12 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		return
 	}
 	chat := m.Chat.ID
-	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode}
+	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From)}
 	text := strings.TrimSpace(m.Text)
 	if strings.HasPrefix(text, "/") {
+		if b.disp.SlowText(ctx, req, text) {
+			b.hint(ctx, chat)
+		}
 		r := b.command(ctx, req, m, text)
 		var menu *tgbotapi.InlineKeyboardMarkup
 		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
@@ -100,15 +103,22 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		b.reply(ctx, chat, m.MessageID, r, menu)
 		return
 	}
-	if len(text) <= 8 {
-		who := session.Actor{Platform: Platform, Chat: req.Chat, User: req.User}
-		if v, err := b.svc.Running(ctx, who); err == nil && b.cfg.SlowMove(v) {
-			if _, err := render.ParseCoord(text, v.Rules()); err == nil {
-				b.hint(ctx, chat)
-			}
-		}
+	if b.disp.SlowText(ctx, req, text) {
+		b.hint(ctx, chat)
 	}
 	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
+}
+
+// admin returns the Request.Admin of a user in a chat: anyone in a
+// private chat, else the chat's creator and administrators, asked of
+// Telegram when a command needs to know.
+func (b *Bot) admin(chat *tgbotapi.Chat, from *tgbotapi.User) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		if chat.IsPrivate() {
+			return true, nil
+		}
+		return b.isAdmin(ctx, chat.ID, from.ID)
+	}
 }
 
 // command answers a typed command. A /duel that names its opponent by a
@@ -175,26 +185,21 @@ func (b *Bot) showGame(ctx context.Context, chat int64, replyTo int, l render.La
 	return b.disp.Bind(ctx, v.ID(), strconv.Itoa(id))
 }
 
-// board returns what shows v, with the keyboard's window at window (nil:
+// board returns what shows v (render.Compose), with the keyboard's window at window (nil:
 // around the last move): the text, or, for a board larger than the
 // keyboard, a caption and the PNG of the whole board; and the keyboard.
 // Whether there is a picture depends on the rules alone, so a board
 // message never changes kind.
 func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
-	text, keys := render.Message(v, l, render.TelegramLayout, window)
-	kb = inlineKeyboard(keys)
-	if !keys.Partial {
-		return text, nil, kb, nil
+	c := render.Compose(v, l, render.TelegramLayout, window)
+	kb = inlineKeyboard(c.Keyboard)
+	if !c.HasPicture {
+		return c.Text, nil, kb, nil
 	}
 	if png, err = render.Picture(v); err != nil {
 		return "", nil, nil, err
 	}
-	header, _, _ := strings.Cut(text, "\n")
-	caption := header + "\n" + render.Status(v, l)
-	if w := render.WindowText(v, keys, l); w != "" {
-		caption += "\n" + w
-	}
-	return caption, png, kb, nil
+	return c.Caption, png, kb, nil
 }
 
 // sendBoard sends a new message showing v and returns its id.
@@ -232,7 +237,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		// A button of an inline message: this bot sends none.
 		lang := render.English
 		if q.From != nil {
-			lang = render.LangOf(q.From.LanguageCode)
+			lang = b.disp.Lang(ctx, adapters.Request{User: userOf(q.From), Locale: q.From.LanguageCode})
 		}
 		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
 		return
@@ -244,7 +249,9 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 		return
 	}
 	req.HasButton = hasButton(q.Message, q.Data)
-	b.hintTap(ctx, chat, req, q.Data)
+	if b.disp.SlowTap(ctx, req, q.Data) {
+		b.hint(ctx, chat)
+	}
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
 	switch {
@@ -271,8 +278,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 // hasPicture reports whether the message that shows v is a photo: a board
 // larger than the keyboard.
 func hasPicture(v session.View, l render.Lang) bool {
-	_, kb := render.Message(v, l, render.TelegramLayout, nil)
-	return kb.Partial
+	return render.Compose(v, l, render.TelegramLayout, nil).HasPicture
 }
 
 // editTapped binds the reply's game to message target when the reply
@@ -309,12 +315,16 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 	case c.level == 0:
 		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game), false)
 	default:
-		r := b.disp.Command(ctx, req, "/play "+c.level.String()+" "+c.game.preset)
+		play := "/play " + c.level.String() + " " + c.game.preset
+		if b.disp.SlowText(ctx, req, play) {
+			b.hint(ctx, chat)
+		}
+		r := b.disp.Command(ctx, req, play)
 		if r.Game == nil || r.Text != "" {
 			b.answerLogged(ctx, q.ID, r.Text)
 			return
 		}
-		if _, png, _, perr := b.board(*r.Game, r.Lang, nil); perr == nil && png != nil {
+		if hasPicture(*r.Game, r.Lang) {
 			// A text message cannot become a photo: the board comes below.
 			err = b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", nil)
 		} else {
@@ -326,22 +336,6 @@ func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapter
 		b.log.Error("menu failed", "chat", chat, "err", err)
 	}
 	b.answerLogged(ctx, q.ID, "")
-}
-
-// hintTap shows "typing" before a tap whose AI reply is expected to be
-// slow.
-func (b *Bot) hintTap(ctx context.Context, chat int64, req adapters.Request, data string) {
-	a, err := adapters.DecodeAction(data)
-	if err != nil || a.Kind != render.Place {
-		return
-	}
-	v, err := b.svc.Game(ctx, a.Game)
-	if err != nil || v.Platform() != Platform || v.Chat() != req.Chat || v.Status() != session.Running || v.MoveNo() != a.MoveNo {
-		return
-	}
-	if b.cfg.SlowMove(v) {
-		b.hint(ctx, chat)
-	}
 }
 
 // hint sends the "typing" chat action, logging a failure.

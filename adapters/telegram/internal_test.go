@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
-	"github.com/boardbot/boardbot/session"
 )
 
 // grid returns a keyboard of rows with the given widths, cells placing
@@ -294,36 +292,6 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	} {
 		if _, err := New(context.Background(), nil, cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v", name, err)
-		}
-	}
-}
-
-func TestDefaultSlowMoveIsHardOnBigBoards(t *testing.T) {
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	svc := session.New(store, &session.Config{NewSeed: func() uint64 { return 1 }})
-	for i, tt := range []struct {
-		preset string
-		level  engine.Level
-		slow   bool
-	}{
-		{"ttt", engine.Hard, false},
-		{"5x5", engine.Hard, false},
-		{"7x7", engine.Hard, true},
-		{"gomoku", engine.Hard, true},
-		{"gomoku", engine.Medium, false},
-	} {
-		rules, _ := engine.Preset(tt.preset)
-		who := session.Actor{Platform: Platform, Chat: "c", User: session.User{ID: fmt.Sprint(i)}}
-		v, err := svc.Start(context.Background(), who, session.StartRequest{Rules: rules, Level: tt.level})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := slowMove(v); got != tt.slow {
-			t.Errorf("%s %v: slow %v", tt.preset, tt.level, got)
 		}
 	}
 }

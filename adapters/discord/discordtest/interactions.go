@@ -3,6 +3,7 @@ package discordtest
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // User is a member of the fake's guild.
@@ -12,6 +13,10 @@ type User struct {
 	// Locale is the user's client language, such as "en-US" or "zh-CN".
 	Locale string
 	Bot    bool
+	// Permissions is the member's permission bits in the channel, as an
+	// interaction's member.permissions carries them (such as
+	// discordgo.PermissionManageGuild); zero for none.
+	Permissions int64
 }
 
 // userJSON returns the user as Discord sends it.
@@ -106,7 +111,7 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 	ev := map[string]any{
 		"id": in.id, "application_id": AppID, "type": kind, "token": in.token, "version": 1,
 		"channel_id": channel, "guild_id": GuildID, "locale": locale, "guild_locale": "en-US",
-		"member": map[string]any{"user": user.userJSON(), "roles": []string{}, "joined_at": "2026-01-01T00:00:00Z"},
+		"member": map[string]any{"user": user.userJSON(), "roles": []string{}, "joined_at": "2026-01-01T00:00:00Z", "permissions": strconv.FormatInt(user.Permissions, 10)},
 		"data":   data,
 	}
 	if msg != nil {

@@ -5,8 +5,9 @@
 // to /bot<token>/<method>, JSON {"ok":…} answers) for the methods a board
 // bot uses: getMe, getUpdates (long polling from a queue the test fills),
 // sendMessage, editMessageText, editMessageReplyMarkup, editMessageMedia,
-// sendPhoto, answerCallbackQuery, sendChatAction, setMyCommands,
-// setWebhook and deleteWebhook. It records every call, keeps the state of
+// sendPhoto, answerCallbackQuery, sendChatAction, getChatMember (with
+// the statuses SetMember sets), setMyCommands, setWebhook and
+// deleteWebhook. It records every call, keeps the state of
 // every message the bot sent (text or photo, caption, inline keyboard) so
 // a test can tap a button by reading its callback data, answers "message
 // is not modified" the way Telegram does, and can be told to fail chosen

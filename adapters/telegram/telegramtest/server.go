@@ -145,6 +145,9 @@ type Server struct {
 	limits       *Limits
 	arrived      arrivals
 	flooded      int
+	// statuses holds the status of the members SetMember named, by chat
+	// and user.
+	statuses map[int64]map[int64]string
 }
 
 // NewServer starts a Server on a loopback port.
@@ -160,6 +163,7 @@ func NewServer() *Server {
 		answered:    map[string]int{},
 		faults:      map[string][]Fault{},
 		delivered:   map[int]int{},
+		statuses:    map[int64]map[int64]string{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
@@ -217,6 +221,18 @@ func (s *Server) Wait(ctx context.Context, cond func() bool) error {
 			return fmt.Errorf("telegramtest: wait: %w", ctx.Err())
 		}
 	}
+}
+
+// SetMember sets the status getChatMember answers for user in chat:
+// "creator", "administrator", "member", "restricted", "left" or "kicked".
+// Users not set are members.
+func (s *Server) SetMember(chat, user int64, status string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.statuses[chat] == nil {
+		s.statuses[chat] = map[int64]string{}
+	}
+	s.statuses[chat][user] = status
 }
 
 // rememberChat notes a chat's type for the messages sent to it.
@@ -788,6 +804,20 @@ func (s *Server) perform(c Call) (any, *apiError) {
 			return nil, badRequest("wrong parameter action in request")
 		}
 		return true, nil
+	case "getChatMember":
+		chat, err := chatID(p)
+		if err != nil {
+			return nil, err
+		}
+		user, perr := strconv.ParseInt(p["user_id"], 10, 64)
+		if perr != nil || user == 0 {
+			return nil, badRequest("PARTICIPANT_ID_INVALID")
+		}
+		status := s.statuses[chat][user]
+		if status == "" {
+			status = "member"
+		}
+		return tgbotapi.ChatMember{User: &tgbotapi.User{ID: user}, Status: status}, nil
 	case "answerCallbackQuery":
 		id := p["callback_query_id"]
 		n, ok := s.answered[id]
