@@ -68,7 +68,7 @@ func userOf(u *tgbotapi.User) session.User {
 func duelOpponent(m *tgbotapi.Message, text string) (opp *tgbotapi.User, rest string, ok bool) {
 	units := utf16.Encode([]rune(m.Text))
 	for _, e := range m.Entities {
-		if e.Type != "text_mention" || e.User == nil || e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > len(units) {
+		if e.Type != "text_mention" || e.User == nil || e.Offset < 0 || e.Length <= 0 || e.Offset > len(units) || e.Length > len(units)-e.Offset {
 			continue
 		}
 		rest = string(utf16.Decode(units[:e.Offset])) + " " + string(utf16.Decode(units[e.Offset+e.Length:]))
