@@ -29,7 +29,7 @@ func benchPositions(b *testing.B, size int) []*Board {
 		for i, m := range moves {
 			shifted[i] = Point{m.X + off, m.Y + off}
 		}
-		bs = append(bs, mustPlayTB(b, Rules{size, size, 5, false}, shifted...))
+		bs = append(bs, mustPlayTB(b, Rules{size, size, 5, false, false}, shifted...))
 	}
 	return bs
 }

@@ -121,11 +121,11 @@ var calibration = []struct {
 	a, b  Level
 	want  float64
 }{
-	{Rules{7, 7, 5, false}, Hard, Medium, 95},
-	{Rules{7, 7, 5, false}, Medium, Easy, 80},
-	{Rules{15, 15, 5, false}, Hard, Medium, 95},
-	{Rules{15, 15, 5, false}, Medium, Easy, 80},
-	{Rules{15, 15, 5, true}, Hard, Medium, 95},
+	{Rules{7, 7, 5, false, false}, Hard, Medium, 95},
+	{Rules{7, 7, 5, false, false}, Medium, Easy, 80},
+	{Rules{15, 15, 5, false, false}, Hard, Medium, 95},
+	{Rules{15, 15, 5, false, false}, Medium, Easy, 80},
+	{Rules{15, 15, 5, true, false}, Hard, Medium, 95},
 }
 
 func TestCalibrationMatches(t *testing.T) {
