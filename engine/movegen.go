@@ -8,18 +8,18 @@ type move struct {
 
 // threats summarises a scan of the candidate cells for the side to move.
 type threats struct {
-	myFive    int32 // a cell where the side to move wins, or -1
-	oppFive   int32 // a cell where the opponent wins, or -1
-	oppFives  int   // how many such cells
+	myFive   int32 // a cell where the side to move wins, or -1
+	oppFive  int32 // a cell where the opponent wins, or -1
+	oppFives int   // how many such cells
 	// oppFiveFoul: under renju, one of the opponent's winning cells is a
 	// foul for Black to move, who therefore cannot stop it.
 	oppFiveFoul bool
-	myFlex    int32 // a cell where the side to move makes an unstoppable four, or -1
-	oppFlex   bool  // the opponent has such a cell
-	myFours   int   // cells where the side to move makes a four
-	myThreats int   // cells where the side to move makes a four or an open three
-	myDouble  bool  // the side to move can make a four-three or a double three
-	oppDouble bool  // so can the opponent
+	myFlex      int32 // a cell where the side to move makes an unstoppable four, or -1
+	oppFlex     bool  // the opponent has such a cell
+	myFours     int   // cells where the side to move makes a four
+	myThreats   int   // cells where the side to move makes a four or an open three
+	myDouble    bool  // the side to move can make a four-three or a double three
+	oppDouble   bool  // so can the opponent
 }
 
 // scan appends every empty cell within two of a stone to buf with its

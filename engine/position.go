@@ -18,7 +18,7 @@ type pos struct {
 	pat        [2][][4]uint8  // [side-1][cell][dir]
 	near       []uint8        // stones within two cells (square)
 	table      *patTable
-	dense      [2][]uint8 // [side-1]: the dense pattern table of each side, or nil
+	dense      [2][]uint8       // [side-1]: the dense pattern table of each side, or nil
 	memo       map[uint64]uint8 // patterns for K > denseMaxK
 	score      [2]int32         // sum of patWeight over empty cells, per side
 	zob        [2][]uint64
