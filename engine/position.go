@@ -274,15 +274,22 @@ func (p *pos) level(i int, s uint8) (uint8, int32) {
 
 // forbidden reports whether a black stone at the empty cell i is a foul
 // under renju. It asks the full foul check only for cells whose patterns
-// or neighbours could make one: two threats or a four and a three
-// (tDouble3 and up, short of five), or a run of five black stones beside.
+// or neighbours could make one: two threes (tDouble3), a four and a three
+// (tFour3), two fours (tFlex; a straight four is one too), or a run of five
+// black stones beside. A real three is always an open-three pattern and a
+// four a four pattern, so no foul is missed.
 func (p *pos) forbidden(i int) bool {
 	if !p.renju {
 		return false
 	}
-	l, _ := p.level(i, cBlack)
-	if l == tFive || l < tDouble3 && !p.long(i) {
+	switch l, _ := p.level(i, cBlack); l {
+	case tDouble3, tFour3, tFlex:
+	case tFive:
 		return false
+	default:
+		if !p.long(i) {
+			return false
+		}
 	}
 	return grid{cells: p.cells, dir: p.dir, stride: p.stride}.foul(i) != NoFoul
 }

@@ -54,8 +54,14 @@ func loadFoulCases(t *testing.T) []foulCase {
 
 // diagramBoard sets up a diagram (X, O, ., and * for the returned point) at
 // the top-left of an empty board of rules r with Black to move, adding
-// white stones at the right of the bottom row to even the count.
+// white stones three apart in the bottom-right corner to even the count.
 func diagramBoard(t *testing.T, r Rules, rows []string) (*Board, Point) {
+	t.Helper()
+	return diagramBoardFor(t, r, rows, Black)
+}
+
+// diagramBoardFor is diagramBoard with side toMove to move.
+func diagramBoardFor(t *testing.T, r Rules, rows []string, toMove Stone) (*Board, Point) {
 	t.Helper()
 	b, err := NewBoard(r)
 	if err != nil {
@@ -76,16 +82,23 @@ func diagramBoard(t *testing.T, r Rules, rows []string) (*Board, Point) {
 			}
 		}
 	}
-	for x := r.Width - 1; len(whites) < len(blacks); x-- {
-		whites = append(whites, Point{x, r.Height - 1})
+	extra := 0
+	if toMove == White {
+		extra = 1
 	}
-	if len(whites) != len(blacks) {
+	for i := 0; len(whites)+extra < len(blacks); i++ {
+		whites = append(whites, Point{r.Width - 1 - 3*(i%3), r.Height - 1 - 3*(i/3)})
+	}
+	if len(whites)+extra != len(blacks) {
 		t.Fatalf("diagram has %d white stones for %d black", len(whites), len(blacks))
 	}
-	for i := range blacks {
-		for _, p := range []Point{blacks[i], whites[i]} {
-			b.cells[p.Y*r.Width+p.X] = map[bool]Stone{true: Black, false: White}[p == blacks[i]]
-			b.moves = append(b.moves, p)
+	for i, p := range blacks {
+		b.cells[p.Y*r.Width+p.X] = Black
+		b.moves = append(b.moves, p)
+		if i < len(whites) {
+			q := whites[i]
+			b.cells[q.Y*r.Width+q.X] = White
+			b.moves = append(b.moves, q)
 		}
 	}
 	return b, star
