@@ -67,6 +67,33 @@ func Replay(r Rules, moves []Point) (*Board, error) {
 	return b, nil
 }
 
+// Setup returns the board holding the given stones, Black's and White's
+// alternating from Black's first (Black has as many stones as White or one
+// more), or the first error a stone gives. Unlike Replay it does not check
+// renju fouls on the way: a position given whole, such as a Gomocup
+// manager's BOARD, may hold black stones that would have been fouls had
+// they been played in another order.
+func Setup(r Rules, black, white []Point) (*Board, error) {
+	if len(black) != len(white) && len(black) != len(white)+1 {
+		return nil, fmt.Errorf("engine: setup %d black and %d white stones: %w", len(black), len(white), ErrBadSetup)
+	}
+	b, err := NewBoard(r)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range black {
+		if err := b.place(m, false); err != nil {
+			return nil, fmt.Errorf("engine: setup black stone %d: %w", i+1, err)
+		}
+		if i < len(white) {
+			if err := b.place(white[i], false); err != nil {
+				return nil, fmt.Errorf("engine: setup white stone %d: %w", i+1, err)
+			}
+		}
+	}
+	return b, nil
+}
+
 // Rules returns the rules of the game.
 func (b *Board) Rules() Rules { return b.rules }
 
@@ -152,7 +179,10 @@ func (b *Board) LegalMoves() []Point {
 // under renju, and leaves the board unchanged when the move is illegal.
 // Under renju a game where Black is to move and has only fouls left is a
 // draw.
-func (b *Board) Play(p Point) error {
+func (b *Board) Play(p Point) error { return b.place(p, true) }
+
+// place is Play, checking Black's renju fouls when fouls is set.
+func (b *Board) place(p Point, fouls bool) error {
 	switch {
 	case b.Over():
 		return fmt.Errorf("engine: play %v: %w", p, ErrGameOver)
@@ -162,7 +192,7 @@ func (b *Board) Play(p Point) error {
 		return fmt.Errorf("engine: play %v: %w", p, ErrOccupied)
 	}
 	s := b.ToMove()
-	if b.rules.Renju && s == Black {
+	if fouls && b.rules.Renju && s == Black {
 		if f := b.Foul(p); f != NoFoul {
 			return &FoulError{Point: p, Foul: f}
 		}

@@ -19,6 +19,9 @@ var (
 	// ErrForbidden is returned by Board.Play, wrapped in a *FoulError that
 	// names the foul, when Black plays a forbidden point under renju.
 	ErrForbidden = errors.New("forbidden for black")
+	// ErrBadSetup is returned by Setup when the stone counts do not
+	// alternate.
+	ErrBadSetup = errors.New("stone counts do not alternate")
 	// ErrNoMoves is returned by Board.Undo on an empty board.
 	ErrNoMoves = errors.New("no move to undo")
 )
