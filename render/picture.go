@@ -268,6 +268,13 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 			}
 		}
 	}
+	for p := range v.Fouls() {
+		// A red cross on the crossing: forbidden to Black.
+		cx, cy := centre(p)
+		d := cf * 0.2
+		c.bar(cx-d, cy-d, cx+d, cy+d, cf*0.08, cRed)
+		c.bar(cx-d, cy+d, cx+d, cy-d, cf*0.08, cRed)
+	}
 	if gomoku {
 		if last, ok := v.LastMove(); ok {
 			cx, cy := centre(last)
