@@ -12,7 +12,8 @@ import (
 // TestRenjuForbiddenPointInTheTerminal plays a renju duel in the terminal
 // up to a double three for Black, which the board marks ⛔ and which is
 // refused, typed or by its button, in English and in Chinese, changing nothing;
-// then /play renju exact is refused with /play's usage.
+// then /play renju exact is refused with /play's usage, and the rematch
+// is renju again.
 func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	r, _ := engine.Preset("renju")
@@ -29,6 +30,7 @@ func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 		"/lang zh", foul,
 		at(8, 7),
 		"/play renju exact",
+		"/as bob", "/resign", "/rematch",
 	}, "\n") + "\n"
 	out := run(t, path, script)
 	for _, want := range []string{
@@ -38,6 +40,7 @@ func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 		"黑棋禁手：三三。",
 		"上一步：⚫ " + at(8, 7), // the legal move after the refusals
 		"无法理解 \"renju\"",
+		"Challenge from bob to alice: Renju 15×15.", // the rematch keeps the rule
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
