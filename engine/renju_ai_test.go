@@ -57,6 +57,48 @@ func TestRenjuVCFAvoidsForbiddenPoints(t *testing.T) {
 	}
 }
 
+// fourFourElsewhere is fourFour with a second way to win by fours for
+// Black: the four-three at 4,13 (row 13 closed at 0, column 4 split),
+// or fours down column 4 first.
+var fourFourElsewhere = append(append([]string(nil), fourFour...),
+	"...............",
+	"....X..........",
+	"....X..........",
+	"...............",
+	"OXXX...........",
+)
+
+func TestRenjuVCFPuzzleAvoidsTheFoul(t *testing.T) {
+	free := renju
+	free.Renju = false
+	fb, star := diagramBoard(t, free, fourFourElsewhere)
+	if win, m := vcfOf(fb); !win || m != star {
+		t.Fatalf("freestyle: VCF %v at %v, want the double four %v\n%s", win, m, star, show(fb))
+	}
+	rb, _ := diagramBoard(t, renju, fourFourElsewhere)
+	win, m := vcfOf(rb)
+	if !win || m == star || rb.Foul(m) != NoFoul {
+		t.Fatalf("renju: VCF %v at %v, want a win by an allowed four\n%s", win, m, show(rb))
+	}
+	// Hard plays it out as Black and wins, never through the foul.
+	players := [2]Player{}
+	for i := range players {
+		players[i], _ = NewPlayerWith(Hard, Options{Rand: rand.New(rand.NewPCG(uint64(i), 6)), MaxNodes: 20_000, TTBytes: 1 << 20})
+	}
+	for n := 0; !rb.Over() && n < 8; n++ {
+		m, err := players[rb.MoveCount()%2].Move(context.Background(), rb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rb.Play(m); err != nil {
+			t.Fatalf("%v played %v: %v\n%s", rb.ToMove(), m, err, show(rb))
+		}
+	}
+	if o := rb.Outcome(); o.Status != Won || o.Winner != Black {
+		t.Fatalf("outcome %+v, want Black to win\n%s", o, show(rb))
+	}
+}
+
 // forcedFoul is a position with White to move where White's four
 // (3,3) leaves Black one block, at *, which is a double three.
 var forcedFoul = []string{

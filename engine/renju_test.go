@@ -54,7 +54,8 @@ func loadFoulCases(t *testing.T) []foulCase {
 
 // diagramBoard sets up a diagram (X, O, ., and * for the returned point) at
 // the top-left of an empty board of rules r with Black to move, adding
-// white stones three apart in the bottom-right corner to even the count.
+// white stones three apart on free points of the bottom-right corner to
+// even the count.
 func diagramBoard(t *testing.T, r Rules, rows []string) (*Board, Point) {
 	t.Helper()
 	return diagramBoardFor(t, r, rows, Black)
@@ -86,8 +87,14 @@ func diagramBoardFor(t *testing.T, r Rules, rows []string, toMove Stone) (*Board
 	if toMove == White {
 		extra = 1
 	}
+	used := map[Point]bool{star: true}
+	for _, p := range append(append([]Point(nil), blacks...), whites...) {
+		used[p] = true
+	}
 	for i := 0; len(whites)+extra < len(blacks); i++ {
-		whites = append(whites, Point{r.Width - 1 - 3*(i%3), r.Height - 1 - 3*(i/3)})
+		if p := (Point{r.Width - 1 - 3*(i%3), r.Height - 1 - 3*(i/3)}); !used[p] {
+			whites = append(whites, p)
+		}
 	}
 	if len(whites)+extra != len(blacks) {
 		t.Fatalf("diagram has %d white stones for %d black", len(whites), len(blacks))
