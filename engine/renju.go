@@ -60,8 +60,8 @@ func (b *Board) Foul(p Point) Foul {
 	return g.foul(g.index(p))
 }
 
-// Fouls returns the forbidden points of Black, row by row, with their
-// fouls, whoever is to move; nil unless the rules are renju.
+// Fouls returns the empty points that would be fouls for Black, with
+// their fouls, whoever is to move; nil unless the rules are renju.
 func (b *Board) Fouls() map[Point]Foul {
 	if !b.rules.Renju {
 		return nil
