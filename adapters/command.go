@@ -186,10 +186,13 @@ func ParseCommand(text, botName string) (Command, error) {
 
 // parsePlay reads the /play arguments in any order: a level, a game (a
 // preset or WxH with an optional kK), who moves first, and "exact" for
-// exact-K rules.
+// exact-K rules or "renju" for renju on a board with K = 5 (the renju
+// preset is 15×15). Renju beside exact or with another K is refused as a
+// bad "renju" argument.
 func parsePlay(args []string) (PlayArgs, error) {
 	p := DefaultPlay()
-	var haveLevel, haveBoard, haveK, haveSide, exact bool
+	var haveLevel, haveBoard, haveK, haveSide, exact, renju bool
+	renjuWord := ""
 	k := 0
 	dup := func(seen *bool) bool { d := *seen; *seen = true; return d }
 	for _, arg := range args {
@@ -199,6 +202,14 @@ func parsePlay(args []string) (PlayArgs, error) {
 				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
 			}
 			p.Level = l
+			continue
+		}
+		if a == "renju" {
+			// The rule word, and with no board the renju preset.
+			if dup(&renju) {
+				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+			}
+			renjuWord = arg
 			continue
 		}
 		if r, ok := engine.Preset(a); ok {
@@ -237,10 +248,17 @@ func parsePlay(args []string) (PlayArgs, error) {
 		}
 		return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
 	}
+	if renju && !haveBoard {
+		p.Rules, _ = engine.Preset("renju")
+	}
 	if haveK {
 		p.Rules.K = k
 	}
 	p.Rules.Exact = exact
+	p.Rules.Renju = renju
+	if renju && (exact || p.Rules.K != 5) {
+		return p, &CommandError{Key: render.MsgBadArgument, Arg: renjuWord}
+	}
 	if err := p.Rules.Validate(); err != nil {
 		return p, &CommandError{Key: render.MsgBadRules, Arg: p.Rules.String()}
 	}

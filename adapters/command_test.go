@@ -25,6 +25,10 @@ func TestParsePlay(t *testing.T) {
 		{"/play gomoku exact", PlayArgs{engine.Medium, engine.Rules{Width: 15, Height: 15, K: 5, Exact: true}, session.First}},
 		{"/play@BoardBot hard", PlayArgs{engine.Hard, engine.TicTacToe(), session.First}},
 		{"/play@boardbot   hard  ", PlayArgs{engine.Hard, engine.TicTacToe(), session.First}},
+		{"/play renju hard", PlayArgs{engine.Hard, engine.Rules{Width: 15, Height: 15, K: 5, Renju: true}, session.First}},
+		{"/play Renju gomoku19 second", PlayArgs{engine.Medium, engine.Rules{Width: 19, Height: 19, K: 5, Renju: true}, session.Second}},
+		{"/play 9x9 renju", PlayArgs{engine.Medium, engine.Rules{Width: 9, Height: 9, K: 5, Renju: true}, session.First}},
+		{"/play 12x10 k5 renju", PlayArgs{engine.Medium, engine.Rules{Width: 12, Height: 10, K: 5, Renju: true}, session.First}},
 	}
 	for _, tt := range tests {
 		cmd, err := ParseCommand(tt.in, "BoardBot")
@@ -49,6 +53,12 @@ func TestParseCommandRefusals(t *testing.T) {
 		{"/play 5x5 k6", render.MsgBadRules, nil},
 		{"/play k2", render.MsgBadRules, nil},
 		{"/play 07x7", render.MsgBadArgument, nil},
+		{"/play renju exact", render.MsgBadArgument, nil},
+		{"/play gomoku exact renju", render.MsgBadArgument, nil},
+		{"/play 9x9 k4 renju", render.MsgBadArgument, nil},
+		{"/play ttt renju", render.MsgBadArgument, nil},
+		{"/play renju renju", render.MsgBadArgument, nil},
+		{"/duel renju exact", render.MsgBadDuelArgument, nil},
 		{"/resign now", render.MsgNoArguments, nil},
 		{"/play " + strings.Repeat("hard ", 50), render.MsgTooLong, nil},
 		{strings.Repeat("chatter ", 50), "", ErrNotCommand},

@@ -22,6 +22,14 @@ var midgame15 = [][]Point{
 // the 15×15 ones, shifted to the middle of larger boards.
 func benchPositions(b *testing.B, size int) []*Board {
 	b.Helper()
+	return benchPositionsFor(b, Rules{size, size, 5, false, false})
+}
+
+// benchPositionsFor returns the middle-game positions on a board of rules
+// r, square, shifted to its middle.
+func benchPositionsFor(b *testing.B, r Rules) []*Board {
+	b.Helper()
+	size := r.Width
 	off := (size - 15) / 2
 	var bs []*Board
 	for _, moves := range midgame15 {
@@ -29,7 +37,7 @@ func benchPositions(b *testing.B, size int) []*Board {
 		for i, m := range moves {
 			shifted[i] = Point{m.X + off, m.Y + off}
 		}
-		bs = append(bs, mustPlayTB(b, Rules{size, size, 5, false}, shifted...))
+		bs = append(bs, mustPlayTB(b, r, shifted...))
 	}
 	return bs
 }
@@ -37,7 +45,17 @@ func benchPositions(b *testing.B, size int) []*Board {
 // BenchmarkSearchNodes reports the search speed in nodes (moves made) per
 // second, one thread, on the fixed middle-game positions.
 func BenchmarkSearchNodes(b *testing.B) {
-	positions := benchPositions(b, 15)
+	benchSearchNodes(b, benchPositions(b, 15))
+}
+
+// BenchmarkSearchNodesRenju is BenchmarkSearchNodes under renju, where
+// Black's candidate moves are checked for fouls.
+func BenchmarkSearchNodesRenju(b *testing.B) {
+	benchSearchNodes(b, benchPositionsFor(b, Rules{Width: 15, Height: 15, K: 5, Renju: true}))
+}
+
+// benchSearchNodes reports the search speed on positions.
+func benchSearchNodes(b *testing.B, positions []*Board) {
 	var nodes int64
 	var elapsed time.Duration
 	for b.Loop() {

@@ -67,6 +67,33 @@ func Replay(r Rules, moves []Point) (*Board, error) {
 	return b, nil
 }
 
+// Setup returns the board holding the given stones, Black's and White's
+// alternating from Black's first (Black has as many stones as White or one
+// more), or the first error a stone gives. Unlike Replay it does not check
+// renju fouls on the way: a position given whole, such as a Gomocup
+// manager's BOARD, may hold black stones that would have been fouls had
+// they been played in another order.
+func Setup(r Rules, black, white []Point) (*Board, error) {
+	if len(black) != len(white) && len(black) != len(white)+1 {
+		return nil, fmt.Errorf("engine: setup %d black and %d white stones: %w", len(black), len(white), ErrBadSetup)
+	}
+	b, err := NewBoard(r)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range black {
+		if err := b.place(m, false); err != nil {
+			return nil, fmt.Errorf("engine: setup black stone %d: %w", i+1, err)
+		}
+		if i < len(white) {
+			if err := b.place(white[i], false); err != nil {
+				return nil, fmt.Errorf("engine: setup white stone %d: %w", i+1, err)
+			}
+		}
+	}
+	return b, nil
+}
+
 // Rules returns the rules of the game.
 func (b *Board) Rules() Rules { return b.rules }
 
@@ -111,22 +138,35 @@ func (b *Board) Outcome() Outcome {
 // Over reports whether the game has been won or drawn.
 func (b *Board) Over() bool { return b.outcome.Status != Ongoing }
 
-// Legal reports whether the side to move may play at p.
+// Legal reports whether the side to move may play at p: the game goes on,
+// p is an empty cell, and under renju it is no foul for Black.
 func (b *Board) Legal(p Point) bool {
-	return !b.Over() && b.rules.Contains(p) && b.At(p) == Empty
+	return !b.Over() && b.rules.Contains(p) && b.At(p) == Empty && !b.forbidden(p)
 }
 
-// LegalMoves returns every empty cell, row by row, or nil when the game is
-// over.
+// forbidden reports whether p is a foul and Black is to move under renju.
+func (b *Board) forbidden(p Point) bool {
+	return b.rules.Renju && b.ToMove() == Black && b.Foul(p) != NoFoul
+}
+
+// LegalMoves returns every cell the side to move may play, row by row
+// (every empty cell but Black's fouls under renju), or nil when the game
+// is over.
 func (b *Board) LegalMoves() []Point {
 	if b.Over() {
 		return nil
 	}
+	check := b.rules.Renju && b.ToMove() == Black
+	var g grid
+	if check {
+		g = b.grid()
+	}
 	var ps []Point
 	for y := 0; y < b.rules.Height; y++ {
 		for x := 0; x < b.rules.Width; x++ {
-			if b.cells[y*b.rules.Width+x] == Empty {
-				ps = append(ps, Point{x, y})
+			p := Point{x, y}
+			if b.cells[y*b.rules.Width+x] == Empty && (!check || g.foul(g.index(p)) == NoFoul) {
+				ps = append(ps, p)
 			}
 		}
 	}
@@ -135,8 +175,14 @@ func (b *Board) LegalMoves() []Point {
 
 // Play puts the stone of the side to move at p and updates the outcome from
 // the lines through p. It returns an error wrapping ErrGameOver, ErrOffBoard
-// or ErrOccupied and leaves the board unchanged when the move is illegal.
-func (b *Board) Play(p Point) error {
+// or ErrOccupied, or a *FoulError wrapping ErrForbidden for Black's foul
+// under renju, and leaves the board unchanged when the move is illegal.
+// Under renju a game where Black is to move and has only fouls left is a
+// draw.
+func (b *Board) Play(p Point) error { return b.place(p, true) }
+
+// place is Play, checking Black's renju fouls when fouls is set.
+func (b *Board) place(p Point, fouls bool) error {
 	switch {
 	case b.Over():
 		return fmt.Errorf("engine: play %v: %w", p, ErrGameOver)
@@ -146,14 +192,35 @@ func (b *Board) Play(p Point) error {
 		return fmt.Errorf("engine: play %v: %w", p, ErrOccupied)
 	}
 	s := b.ToMove()
+	if fouls && b.rules.Renju && s == Black {
+		if f := b.Foul(p); f != NoFoul {
+			return &FoulError{Point: p, Foul: f}
+		}
+	}
 	b.cells[p.Y*b.rules.Width+p.X] = s
 	b.moves = append(b.moves, p)
-	if line := b.winningLine(p, s); line != nil {
+	switch line := b.winningLine(p, s); {
+	case line != nil:
 		b.outcome = Outcome{Status: Won, Winner: s, Line: line}
-	} else if len(b.moves) == len(b.cells) {
+	case len(b.moves) == len(b.cells):
+		b.outcome = Outcome{Status: Draw}
+	case b.rules.Renju && s == White && !b.blackCanMove():
 		b.outcome = Outcome{Status: Draw}
 	}
 	return nil
+}
+
+// blackCanMove reports whether some empty cell is no foul for Black.
+func (b *Board) blackCanMove() bool {
+	g := b.grid()
+	for y := 0; y < b.rules.Height; y++ {
+		for x := 0; x < b.rules.Width; x++ {
+			if b.cells[y*b.rules.Width+x] == Empty && g.foul(g.index(Point{x, y})) == NoFoul {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Undo takes back the last move. It returns ErrNoMoves on an empty board.
@@ -180,14 +247,17 @@ func (b *Board) Clone() *Board {
 // directions are the four line directions: across, down, and both diagonals.
 var directions = [4]Point{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
 
-// winningLine returns the winning line through p for side s, or nil. Only
-// lines through the last move can have changed, so this is the whole check.
+// winningLine returns the winning line through p for side s, or nil: K or
+// more in a row, exactly K under exact rules and for Black under renju.
+// Only lines through the last move can have changed, so this is the whole
+// check.
 func (b *Board) winningLine(p Point, s Stone) []Point {
 	for _, d := range directions {
 		back := b.run(p, Point{-d.X, -d.Y}, s)
 		fwd := b.run(p, d, s)
 		n := back + 1 + fwd
-		if n < b.rules.K || (b.rules.Exact && n != b.rules.K) {
+		exact := b.rules.Exact || b.rules.Renju && s == Black
+		if n < b.rules.K || (exact && n != b.rules.K) {
 			continue
 		}
 		line := make([]Point, n)

@@ -36,14 +36,14 @@ func TestRulesValidate(t *testing.T) {
 		r  Rules
 		ok bool
 	}{
-		{Rules{3, 3, 3, false}, true},
-		{Rules{19, 19, 5, true}, true},
-		{Rules{19, 3, 3, false}, true},
-		{Rules{2, 3, 3, false}, false},
-		{Rules{20, 19, 5, false}, false},
-		{Rules{5, 4, 5, false}, false},
-		{Rules{5, 5, 2, false}, false},
-		{Rules{0, 0, 0, false}, false},
+		{Rules{3, 3, 3, false, false}, true},
+		{Rules{19, 19, 5, true, false}, true},
+		{Rules{19, 3, 3, false, false}, true},
+		{Rules{2, 3, 3, false, false}, false},
+		{Rules{20, 19, 5, false, false}, false},
+		{Rules{5, 4, 5, false, false}, false},
+		{Rules{5, 5, 2, false, false}, false},
+		{Rules{0, 0, 0, false, false}, false},
 	}
 	for _, tt := range tests {
 		err := tt.r.Validate()
@@ -69,7 +69,7 @@ func TestPresets(t *testing.T) {
 	if _, ok := Preset("9x9"); ok {
 		t.Error("9x9 is not a preset")
 	}
-	if s := (Rules{6, 5, 4, true}).String(); s != "6x5 k4 exact" {
+	if s := (Rules{6, 5, 4, true, false}).String(); s != "6x5 k4 exact" {
 		t.Errorf("String() = %q", s)
 	}
 }
@@ -90,7 +90,7 @@ func lineGame(t *testing.T, r Rules, start, d Point, n int, spare []Point) *Boar
 }
 
 func TestEveryDirectionWins(t *testing.T) {
-	sizes := []Rules{{3, 3, 3, false}, {7, 7, 5, false}, {15, 15, 5, false}, {8, 5, 4, false}, {19, 19, 5, true}}
+	sizes := []Rules{{3, 3, 3, false, false}, {7, 7, 5, false, false}, {15, 15, 5, false, false}, {8, 5, 4, false, false}, {19, 19, 5, true, false}}
 	for _, r := range sizes {
 		for _, d := range directions {
 			start := Point{0, 0}
@@ -144,7 +144,7 @@ func TestEveryDirectionWins(t *testing.T) {
 
 func TestWinCompletedInTheMiddle(t *testing.T) {
 	// K=4 on a 6-wide board: X X _ X, then X fills the gap.
-	r := Rules{6, 4, 4, false}
+	r := Rules{6, 4, 4, false, false}
 	b := mustPlay(t, r, Point{0, 0}, Point{0, 3}, Point{1, 0}, Point{1, 3}, Point{3, 0}, Point{5, 3}, Point{2, 0})
 	o := b.Outcome()
 	want := []Point{{0, 0}, {1, 0}, {2, 0}, {3, 0}}
@@ -156,16 +156,16 @@ func TestWinCompletedInTheMiddle(t *testing.T) {
 func TestOverlineFreestyleAndExact(t *testing.T) {
 	// Black: 0,1,2, 4,5 on row 0; then 3 makes six in a row.
 	moves := []Point{{0, 0}, {0, 5}, {1, 0}, {1, 5}, {2, 0}, {2, 5}, {4, 0}, {4, 5}, {5, 0}, {6, 6}, {3, 0}}
-	free := mustPlay(t, Rules{15, 15, 5, false}, moves...)
+	free := mustPlay(t, Rules{15, 15, 5, false, false}, moves...)
 	if o := free.Outcome(); o.Status != Won || len(o.Line) != 6 {
 		t.Errorf("freestyle: six in a row should win with a 6-cell line, got %+v:\n%s", o, show(free))
 	}
-	exact := mustPlay(t, Rules{15, 15, 5, true}, moves...)
+	exact := mustPlay(t, Rules{15, 15, 5, true, false}, moves...)
 	if o := exact.Outcome(); o.Status != Ongoing {
 		t.Errorf("exact: six in a row must not win, got %+v:\n%s", o, show(exact))
 	}
 	// Exactly five still wins under exact rules.
-	five := mustPlay(t, Rules{15, 15, 5, true}, Point{0, 0}, Point{0, 5}, Point{1, 0}, Point{1, 5}, Point{2, 0}, Point{2, 5}, Point{3, 0}, Point{3, 5}, Point{4, 0})
+	five := mustPlay(t, Rules{15, 15, 5, true, false}, Point{0, 0}, Point{0, 5}, Point{1, 0}, Point{1, 5}, Point{2, 0}, Point{2, 5}, Point{3, 0}, Point{3, 5}, Point{4, 0})
 	if o := five.Outcome(); o.Status != Won || len(o.Line) != 5 {
 		t.Errorf("exact: five should win, got %+v", o)
 	}

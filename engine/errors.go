@@ -16,6 +16,12 @@ var (
 	ErrGameOver = errors.New("game is over")
 	// ErrBadLevel is returned by ParseLevel for a name that is no level.
 	ErrBadLevel = errors.New("unknown level")
+	// ErrForbidden is returned by Board.Play, wrapped in a *FoulError that
+	// names the foul, when Black plays a forbidden point under renju.
+	ErrForbidden = errors.New("forbidden for black")
+	// ErrBadSetup is returned by Setup when the stone counts do not
+	// alternate.
+	ErrBadSetup = errors.New("stone counts do not alternate")
 	// ErrNoMoves is returned by Board.Undo on an empty board.
 	ErrNoMoves = errors.New("no move to undo")
 )

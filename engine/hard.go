@@ -54,5 +54,9 @@ func (h *hard) Move(ctx context.Context, b *Board) (Point, error) {
 	defer putTT(tt)
 	s := newSearcher(p, tt, newLimits(ctx, h.opts.ThinkTime, h.opts.MaxNodes))
 	cell, _ := s.best()
+	if cell < 0 {
+		// Black has no allowed cell near the stones: any allowed cell.
+		return pick(h.opts.Rand, b.LegalMoves()), nil
+	}
 	return p.point(cell), nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // gomoku is the 15×15 freestyle rules of the hand-made positions.
-var gomoku = Rules{15, 15, 5, false}
+var gomoku = Rules{15, 15, 5, false, false}
 
 // setup returns a board of r holding black's and white's stones, played
 // alternately (black may have one more).
@@ -85,14 +85,14 @@ func TestHardTactics(t *testing.T) {
 		},
 		{
 			name:  "exact five: six does not win",
-			r:     Rules{15, 15, 5, true},
+			r:     Rules{15, 15, 5, true, false},
 			black: []Point{{3, 7}, {4, 7}, {5, 7}, {6, 7}, {8, 7}},
 			white: []Point{{1, 1}, {13, 1}, {1, 13}, {13, 13}, {7, 12}},
 			want:  []Point{{2, 7}},
 		},
 		{
 			name:  "exact five: the opponent's overline cell needs no block",
-			r:     Rules{15, 15, 5, true},
+			r:     Rules{15, 15, 5, true, false},
 			black: []Point{{3, 3}, {4, 3}, {5, 3}, {9, 9}, {11, 2}},
 			white: []Point{{3, 7}, {4, 7}, {5, 7}, {6, 7}, {8, 7}},
 			want:  []Point{{2, 7}},
@@ -178,7 +178,7 @@ func TestFixedNodeSearchIsPinned(t *testing.T) {
 // splits its budget between the search and the choice of a trap move, a
 // search with a node budget still repeats exactly and keeps to its budget.
 func TestSmallBoardSearchRepeats(t *testing.T) {
-	b := mustPlay(t, Rules{7, 7, 5, false}, Point{3, 3}, Point{3, 2}, Point{2, 3}, Point{4, 4})
+	b := mustPlay(t, Rules{7, 7, 5, false, false}, Point{3, 3}, Point{3, 2}, Point{2, 3}, Point{4, 4})
 	type result struct {
 		move  Point
 		nodes int64

@@ -121,11 +121,12 @@ var calibration = []struct {
 	a, b  Level
 	want  float64
 }{
-	{Rules{7, 7, 5, false}, Hard, Medium, 95},
-	{Rules{7, 7, 5, false}, Medium, Easy, 80},
-	{Rules{15, 15, 5, false}, Hard, Medium, 95},
-	{Rules{15, 15, 5, false}, Medium, Easy, 80},
-	{Rules{15, 15, 5, true}, Hard, Medium, 95},
+	{Rules{7, 7, 5, false, false}, Hard, Medium, 95},
+	{Rules{7, 7, 5, false, false}, Medium, Easy, 80},
+	{Rules{15, 15, 5, false, false}, Hard, Medium, 95},
+	{Rules{15, 15, 5, false, false}, Medium, Easy, 80},
+	{Rules{15, 15, 5, true, false}, Hard, Medium, 95},
+	{Rules{15, 15, 5, false, true}, Hard, Medium, 95},
 }
 
 func TestCalibrationMatches(t *testing.T) {
@@ -138,8 +139,11 @@ func TestCalibrationMatches(t *testing.T) {
 	}
 	for _, c := range calibration {
 		name := fmt.Sprintf("%dx%dk%d", c.rules.Width, c.rules.Height, c.rules.K)
-		if c.rules.Exact {
+		switch {
+		case c.rules.Exact:
 			name += "exact"
+		case c.rules.Renju:
+			name += "renju"
 		}
 		t.Run(fmt.Sprintf("%s/%v-%v", name, c.a, c.b), func(t *testing.T) {
 			n := *matchNodesFlag

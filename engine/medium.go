@@ -27,8 +27,11 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 	switch {
 	case th.myFive >= 0:
 		return p.point(int(th.myFive)), nil
-	case th.oppFive >= 0:
+	case th.oppFive >= 0 && !th.oppFiveFoul:
 		return p.point(int(th.oppFive)), nil
+	case len(ms) == 0:
+		// Under renju every cell near the stones is a foul for Black.
+		return pick(m.rng, b.LegalMoves()), nil
 	}
 	me, op := p.side, 3-p.side
 	for i := range ms {

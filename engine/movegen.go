@@ -8,22 +8,28 @@ type move struct {
 
 // threats summarises a scan of the candidate cells for the side to move.
 type threats struct {
-	myFive    int32 // a cell where the side to move wins, or -1
-	oppFive   int32 // a cell where the opponent wins, or -1
-	oppFives  int   // how many such cells
-	myFlex    int32 // a cell where the side to move makes an unstoppable four, or -1
-	oppFlex   bool  // the opponent has such a cell
-	myFours   int   // cells where the side to move makes a four
-	myThreats int   // cells where the side to move makes a four or an open three
-	myDouble  bool  // the side to move can make a four-three or a double three
-	oppDouble bool  // so can the opponent
+	myFive   int32 // a cell where the side to move wins, or -1
+	oppFive  int32 // a cell where the opponent wins, or -1
+	oppFives int   // how many such cells
+	// oppFiveFoul: under renju, one of the opponent's winning cells is a
+	// foul for Black to move, who therefore cannot stop it.
+	oppFiveFoul bool
+	myFlex      int32 // a cell where the side to move makes an unstoppable four, or -1
+	oppFlex     bool  // the opponent has such a cell
+	myFours     int   // cells where the side to move makes a four
+	myThreats   int   // cells where the side to move makes a four or an open three
+	myDouble    bool  // the side to move can make a four-three or a double three
+	oppDouble   bool  // so can the opponent
 }
 
 // scan appends every empty cell within two of a stone to buf with its
 // ordering value (attack plus defence) and reports the threats it saw. On
-// an empty board it offers the centre.
+// an empty board it offers the centre. Under renju it leaves out Black's
+// fouls when Black is to move, and does not count a foul as a threat of
+// Black's when White is.
 func (p *pos) scan(buf []move) ([]move, threats) {
 	me, op := p.side, 3-p.side
+	renjuMe, renjuOp := p.renju && me == cBlack, p.renju && op == cBlack
 	th := threats{myFive: -1, oppFive: -1, myFlex: -1}
 	if len(p.stack) == 0 {
 		return append(buf, move{int32(p.index(p.w/2, p.h/2)), 0}), th
@@ -37,7 +43,14 @@ func (p *pos) scan(buf []move) ([]move, threats) {
 			}
 			c := int32(i)
 			ml, mv := p.level(i, me)
+			foul := renjuMe && p.forbidden(i)
+			if foul {
+				ml = tNone
+			}
 			ol, ov := p.level(i, op)
+			if renjuOp && ol == tFlex && p.forbidden(i) {
+				ol = tNone
+			}
 			switch ml {
 			case tFive:
 				th.myFive = c
@@ -54,10 +67,13 @@ func (p *pos) scan(buf []move) ([]move, threats) {
 			case tFive:
 				th.oppFive = c
 				th.oppFives++
+				th.oppFiveFoul = th.oppFiveFoul || foul
 			case tFlex:
 				th.oppFlex = true
 			}
-			buf = append(buf, move{c, mv + ov*7/8})
+			if !foul {
+				buf = append(buf, move{c, mv + ov*7/8})
+			}
 		}
 	}
 	return buf, th

@@ -93,7 +93,7 @@ func TestHardTakesImmediateWin(t *testing.T) {
 }
 
 func TestMediumWinsThenBlocks(t *testing.T) {
-	r := Rules{7, 7, 5, false}
+	r := Rules{7, 7, 5, false, false}
 	// Black has four in row 0 (0..3); white has four in row 6 (0..3); black
 	// to move wins at (4,0).
 	win := mustPlay(t, r, Point{0, 0}, Point{0, 6}, Point{1, 0}, Point{1, 6}, Point{2, 0}, Point{2, 6}, Point{3, 0}, Point{3, 6})
@@ -113,7 +113,7 @@ func TestMediumWinsThenBlocks(t *testing.T) {
 }
 
 func TestPlayersLeaveBoardAndAreReproducible(t *testing.T) {
-	for _, r := range []Rules{TicTacToe(), {15, 15, 5, false}} {
+	for _, r := range []Rules{TicTacToe(), {15, 15, 5, false, false}} {
 		for _, level := range Levels {
 			b := mustPlay(t, r, Point{1, 1}, Point{0, 0}, Point{2, 2})
 			before := show(b)
@@ -171,8 +171,9 @@ func TestParseLevel(t *testing.T) {
 
 func TestEveryLevelFinishesGamesOnManyRules(t *testing.T) {
 	rules := []Rules{
-		{5, 5, 4, false}, {6, 5, 3, false}, {8, 6, 5, true}, {10, 10, 6, false},
-		{12, 9, 7, true}, {15, 15, 3, false}, {19, 19, 5, true}, {4, 3, 3, false},
+		{5, 5, 4, false, false}, {6, 5, 3, false, false}, {8, 6, 5, true, false}, {10, 10, 6, false, false},
+		{12, 9, 7, true, false}, {15, 15, 3, false, false}, {19, 19, 5, true, false}, {4, 3, 3, false, false},
+		{9, 9, 5, false, true}, {15, 15, 5, false, true},
 	}
 	for i, r := range rules {
 		for _, l := range Levels {

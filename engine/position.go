@@ -10,6 +10,7 @@ package engine
 type pos struct {
 	w, h, k    int
 	exact      bool
+	renju      bool // renju rules: Black's patterns are exact-five ones, and Black has fouls
 	stride     int
 	cells      []uint8 // cEmpty, cBlack, cWhite or cWall
 	dir        [4]int
@@ -17,6 +18,7 @@ type pos struct {
 	pat        [2][][4]uint8  // [side-1][cell][dir]
 	near       []uint8        // stones within two cells (square)
 	table      *patTable
+	dense      [2][]uint8       // [side-1]: the dense pattern table of each side, or nil
 	memo       map[uint64]uint8 // patterns for K > denseMaxK
 	score      [2]int32         // sum of patWeight over empty cells, per side
 	zob        [2][]uint64
@@ -47,7 +49,7 @@ var patWeight = [numPats]int32{0, 1, 4, 12, 16, 60, 70, 400, 1500}
 func newPos(b *Board) *pos {
 	r := b.Rules()
 	k := r.K
-	p := &pos{w: r.Width, h: r.Height, k: k, exact: r.Exact, stride: r.Width + 2*k}
+	p := &pos{w: r.Width, h: r.Height, k: k, exact: r.Exact, renju: r.Renju, stride: r.Width + 2*k}
 	n := p.stride * (r.Height + 2*k)
 	p.dir = [4]int{1, p.stride, p.stride + 1, p.stride - 1}
 	p.cells = make([]uint8, n)
@@ -59,9 +61,18 @@ func newPos(b *Board) *pos {
 	if p.table.dense == nil {
 		p.memo = make(map[uint64]uint8)
 	}
+	p.dense = [2][]uint8{p.table.dense, p.table.dense}
+	if r.Renju {
+		// Under renju only exactly five wins for Black (K is 5, so the
+		// table is dense).
+		p.dense[0] = patternsFor(k, true).dense
+	}
 	seed := uint64(r.Width)<<32 | uint64(r.Height)<<16 | uint64(k)<<1
 	if r.Exact {
 		seed |= 1
+	}
+	if r.Renju {
+		seed |= 1 << 60
 	}
 	p.hash = splitmix(&seed)
 	for s := range p.zob {
@@ -106,7 +117,7 @@ func newPos(b *Board) *pos {
 		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {
 			for d := range 4 {
-				pt := p.lookup(p.key[s][d][i])
+				pt := p.lookup(uint8(s+1), p.key[s][d][i])
 				p.pat[s][i][d] = pt
 				p.score[s] += patWeight[pt]
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
@@ -142,10 +153,10 @@ func (p *pos) index(x, y int) int { return (y+p.k)*p.stride + x + p.k }
 // point returns the board point of cell index i.
 func (p *pos) point(i int) Point { return Point{i%p.stride - p.k, i/p.stride - p.k} }
 
-// lookup returns the pattern of a window key.
-func (p *pos) lookup(key uint64) uint8 {
-	if p.table.dense != nil {
-		return p.table.dense[key]
+// lookup returns the pattern of a window key for side s.
+func (p *pos) lookup(s uint8, key uint64) uint8 {
+	if d := p.dense[s-1]; d != nil {
+		return d[key]
 	}
 	if v, ok := p.memo[key]; ok {
 		return v
@@ -205,7 +216,7 @@ func (p *pos) undo() {
 // at the first wall, past which there is nothing on the board.
 func (p *pos) update(i int, s uint8, add bool) {
 	own, other := int(s-1), int(2-s)
-	dense := p.table.dense
+	dOwn, dOther := p.dense[own], p.dense[other]
 	for d := range 4 {
 		step := p.dir[d]
 		kOwn, kOther := p.key[own][d], p.key[other][d]
@@ -230,10 +241,10 @@ func (p *pos) update(i int, s uint8, add bool) {
 					continue
 				}
 				var a, b uint8
-				if dense != nil {
-					a, b = dense[kOwn[j]], dense[kOther[j]]
+				if dOwn != nil {
+					a, b = dOwn[kOwn[j]], dOther[kOther[j]]
 				} else {
-					a, b = p.lookup(kOwn[j]), p.lookup(kOther[j])
+					a, b = p.lookup(s, kOwn[j]), p.lookup(3-s, kOther[j])
 				}
 				if old := pOwn[j][d]; old != a {
 					pOwn[j][d] = a
@@ -259,4 +270,44 @@ var comboWeight = [4]uint16{729, 81, 9, 1}
 func (p *pos) level(i int, s uint8) (uint8, int32) {
 	c := combos[p.combo[s-1][i]]
 	return c.level, c.value
+}
+
+// forbidden reports whether a black stone at the empty cell i is a foul
+// under renju. It asks the full foul check only for cells whose patterns
+// or neighbours could make one: two threes (tDouble3), a four and a three
+// (tFour3), two fours (tFlex; a straight four is one too), or a run of five
+// black stones beside. A real three is always an open-three pattern and a
+// four a four pattern, so no foul is missed.
+func (p *pos) forbidden(i int) bool {
+	if !p.renju {
+		return false
+	}
+	switch l, _ := p.level(i, cBlack); l {
+	case tDouble3, tFour3, tFlex:
+	case tFive:
+		return false
+	default:
+		if !p.long(i) {
+			return false
+		}
+	}
+	return grid{cells: p.cells, dir: p.dir, stride: p.stride}.foul(i) != NoFoul
+}
+
+// long reports whether a black stone at i would touch five or more black
+// stones on one line, counted on both sides.
+func (p *pos) long(i int) bool {
+	for _, st := range p.dir {
+		n := 0
+		for j := i + st; p.cells[j] == cBlack; j += st {
+			n++
+		}
+		for j := i - st; p.cells[j] == cBlack; j -= st {
+			n++
+		}
+		if n >= 5 {
+			return true
+		}
+	}
+	return false
 }

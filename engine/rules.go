@@ -18,16 +18,24 @@ type Rules struct {
 	// Exact makes only a line of exactly K stones win (standard gomoku);
 	// otherwise K or more wins (freestyle).
 	Exact bool `json:"exact,omitempty"`
+	// Renju plays the renju rules (RIF) for K = 5: Black wins with exactly
+	// five and may not play a double three, a double four or an overline
+	// (see Board.Foul); White wins with five or more. It excludes Exact.
+	Renju bool `json:"renju,omitempty"`
 }
 
 // Validate returns an error wrapping ErrBadRules when the board is outside
-// MinSize..MaxSize or K is outside MinK..min(Width, Height).
+// MinSize..MaxSize, K is outside MinK..min(Width, Height), or Renju is asked
+// with K other than 5 or together with Exact.
 func (r Rules) Validate() error {
 	if r.Width < MinSize || r.Width > MaxSize || r.Height < MinSize || r.Height > MaxSize {
 		return fmt.Errorf("engine: board %dx%d: %w: sides must be %d to %d", r.Width, r.Height, ErrBadRules, MinSize, MaxSize)
 	}
 	if r.K < MinK || r.K > min(r.Width, r.Height) {
 		return fmt.Errorf("engine: k=%d on %dx%d: %w: k must be %d to %d", r.K, r.Width, r.Height, ErrBadRules, MinK, min(r.Width, r.Height))
+	}
+	if r.Renju && (r.K != 5 || r.Exact) {
+		return fmt.Errorf("engine: renju with k=%d exact=%v: %w: renju needs k=5 and not exact", r.K, r.Exact, ErrBadRules)
 	}
 	return nil
 }
@@ -44,6 +52,8 @@ func (r Rules) Contains(p Point) bool {
 // display.
 func (r Rules) Family() Family {
 	switch {
+	case r.Renju:
+		return FamilyRenju
 	case r.Width == 3 && r.Height == 3:
 		return FamilyTicTacToe
 	case r.K == 5 && r.Width >= 15 && r.Height >= 15:
@@ -53,8 +63,8 @@ func (r Rules) Family() Family {
 }
 
 // String returns the rules in the form the /play grammar accepts, such as
-// "ttt", "gomoku" or "6x5 k4"; exact-K rules carry an " exact" suffix unless
-// they are a preset.
+// "ttt", "gomoku", "renju" or "6x5 k4"; exact-K and renju rules carry an
+// " exact" or " renju" suffix unless they are a preset.
 func (r Rules) String() string {
 	for _, p := range presets {
 		if p.rules == r {
@@ -62,8 +72,11 @@ func (r Rules) String() string {
 		}
 	}
 	s := fmt.Sprintf("%dx%d k%d", r.Width, r.Height, r.K)
-	if r.Exact {
+	switch {
+	case r.Exact:
 		s += " exact"
+	case r.Renju:
+		s += " renju"
 	}
 	return s
 }
@@ -76,6 +89,7 @@ const (
 	FamilyTicTacToe Family = "ttt"
 	FamilyNxN       Family = "nxn"
 	FamilyGomoku    Family = "gomoku"
+	FamilyRenju     Family = "renju"
 )
 
 type preset struct {
@@ -90,10 +104,11 @@ var presets = []preset{
 	{"7x7", Rules{Width: 7, Height: 7, K: 5}},
 	{"gomoku", Rules{Width: 15, Height: 15, K: 5}},
 	{"gomoku19", Rules{Width: 19, Height: 19, K: 5}},
+	{"renju", Rules{Width: 15, Height: 15, K: 5, Renju: true}},
 }
 
 // Preset returns the rules of a named preset (ttt, 4x4, 5x5, 7x7, gomoku,
-// gomoku19) and whether the name is one.
+// gomoku19, renju) and whether the name is one.
 func Preset(name string) (Rules, bool) {
 	for _, p := range presets {
 		if p.name == name {
@@ -103,7 +118,8 @@ func Preset(name string) (Rules, bool) {
 	return Rules{}, false
 }
 
-// PresetNames returns the names of the presets, smallest board first.
+// PresetNames returns the names of the presets, smallest board first, the
+// renju preset last.
 func PresetNames() []string {
 	names := make([]string, len(presets))
 	for i, p := range presets {

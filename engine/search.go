@@ -73,7 +73,7 @@ func (s *searcher) best() (int, int32) {
 	switch {
 	case th.myFive >= 0:
 		return int(th.myFive), winScore - 1
-	case th.oppFive >= 0:
+	case th.oppFive >= 0 && !th.oppFiveFoul:
 		return int(th.oppFive), 0
 	case th.myFlex >= 0:
 		return int(th.myFlex), winScore - 3
@@ -86,7 +86,13 @@ func (s *searcher) best() (int, int32) {
 	}
 	ms, _ := p.scan(s.buf(0))
 	if th.oppFlex {
-		ms = p.defences(ms)
+		if d := p.defences(append([]move(nil), ms...)); len(d) > 0 {
+			ms = d
+		}
+	}
+	if len(ms) == 0 {
+		// Under renju every cell near the stones is a foul for Black.
+		return -1, -winScore
 	}
 	sortMoves(ms)
 	if len(ms) > rootWidth {
@@ -176,7 +182,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	switch {
 	case th.myFive >= 0:
 		return winScore - int32(ply)
-	case th.oppFives >= 2:
+	case th.oppFives >= 2 || th.oppFiveFoul:
 		return -(winScore - int32(ply) - 1)
 	case len(ms) == 0:
 		return 0

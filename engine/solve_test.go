@@ -110,8 +110,8 @@ func TestHardPerfectOnSmallBoards(t *testing.T) {
 		checkEmpties int
 	}{
 		{TicTacToe(), false, 9},
-		{Rules{4, 4, 3, false}, false, 16},
-		{Rules{4, 4, 4, false}, true, 11},
+		{Rules{4, 4, 3, false, false}, false, 16},
+		{Rules{4, 4, 4, false, false}, true, 11},
 	}
 	for _, tc := range boards {
 		if tc.slow && !*long {
@@ -141,7 +141,7 @@ func TestSmallSolverValues(t *testing.T) {
 		sign  int
 	}{
 		{TicTacToe(), nil, 0},
-		{Rules{4, 4, 3, false}, nil, 1},
+		{Rules{4, 4, 3, false, false}, nil, 1},
 		{TicTacToe(), []Point{{0, 0}, {1, 0}, {1, 1}, {2, 2}, {0, 2}, {0, 1}}, 1},
 	}
 	for _, tc := range tests {

@@ -82,7 +82,7 @@ func puzzleBoard(t testing.TB, pz vcfPuzzle) *Board {
 			moves = append(moves, coord(t, pz.White[i]))
 		}
 	}
-	b := mustPlay(t.(*testing.T), Rules{15, 15, 5, false}, moves...)
+	b := mustPlay(t.(*testing.T), Rules{15, 15, 5, false, false}, moves...)
 	if b.ToMove().String() != pz.ToMove {
 		t.Fatalf("%s: %v to move, puzzle says %s", pz.ID, b.ToMove(), pz.ToMove)
 	}

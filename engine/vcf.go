@@ -22,7 +22,7 @@ func (s *searcher) vcf(depth, ply int) bool {
 	case th.myFive >= 0:
 		s.threatMove[ply] = th.myFive
 		return true
-	case th.oppFives >= 2:
+	case th.oppFives >= 2 || th.oppFiveFoul:
 		return false
 	case th.oppFive >= 0:
 		// The last block made a four: answer it, and only go on if the
@@ -53,7 +53,11 @@ func (s *searcher) vcf(depth, ply int) bool {
 		s.play(int(m.cell))
 		c := p.completion(int(m.cell), me)
 		win := false
-		if c >= 0 {
+		switch {
+		case c >= 0 && me == cWhite && p.forbidden(c):
+			// Under renju Black may not block there: the four wins.
+			win = true
+		case c >= 0:
 			s.play(c)
 			win = s.vcf(depth-1, ply+2)
 			p.undo()
@@ -109,6 +113,8 @@ func (s *searcher) vct(depth, ply int) bool {
 		return true
 	case th.oppFives >= 2:
 		return false
+	case th.oppFiveFoul:
+		return false
 	case th.myFlex >= 0 && th.oppFive < 0:
 		s.threatMove[ply] = th.myFlex
 		return true
@@ -160,7 +166,7 @@ func (s *searcher) vctDefend(depth, ply int) bool {
 	switch {
 	case th.myFive >= 0 || th.myFlex >= 0 && th.oppFive < 0:
 		return false
-	case th.oppFives >= 2:
+	case th.oppFives >= 2 || th.oppFiveFoul:
 		return true
 	case th.oppFive >= 0:
 		ms = append(ms[:0], move{th.oppFive, 0})

@@ -78,8 +78,8 @@ var catalog = map[Key]map[Lang]string{
 		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
 	},
 	MsgHelp: {
-		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — start a game, words in any order (defaults: medium ttt first; exact: only exactly K in a row wins)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
-		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|WxH kK] [first|second|random] [exact] — 开始一局，参数顺序不限（默认：medium ttt first；exact：恰好 K 子连成一线才算赢）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
+		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — start a game, words in any order (defaults: medium ttt first; exact: only exactly K in a row wins; renju, with five in a row: Black may not make a double three, a double four or an overline, ⛔ on the board)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
+		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — 开始一局，参数顺序不限（默认：medium ttt first；exact：恰好 K 子连成一线才算赢；renju：五子连珠，黑棋不得下三三、四四或长连，棋盘上标为 ⛔）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
 	},
 	MsgUnknownCommand: {
 		English: "Unknown command %s. Try /play hard or /help.",
@@ -213,12 +213,18 @@ var catalog = map[Key]map[Lang]string{
 	MsgGameGomoku:     {English: "Gomoku %d×%d", Chinese: "五子棋 %d×%d"},
 	MsgGameInARow:     {English: "%d×%d, %s in a row", Chinese: "%d×%d %s连"},
 	MsgGameExactly:    {English: "%d×%d, exactly %s in a row", Chinese: "%d×%d 恰好%s连"},
+	MsgGameRenju:      {English: "Renju %d×%d", Chinese: "连珠 %d×%d"},
 	MsgNumbers: {
 		English: "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen",
 		Chinese: "零 一 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四 十五 十六 十七 十八 十九",
 	},
 	MsgFamilyNxN:    {English: "Other boards", Chinese: "其他棋盘"},
 	MsgFamilyGomoku: {English: "Gomoku", Chinese: "五子棋"},
+	MsgFamilyRenju:  {English: "Renju", Chinese: "连珠"},
+	MsgForbidden:    {English: "Forbidden for Black: %s.", Chinese: "黑棋禁手：%s。"},
+	MsgDoubleThree:  {English: "double three", Chinese: "三三"},
+	MsgDoubleFour:   {English: "double four", Chinese: "四四"},
+	MsgOverline:     {English: "overline", Chinese: "长连"},
 	MsgLevelEasy:    {English: "easy", Chinese: "简单"},
 	MsgLevelMedium:  {English: "medium", Chinese: "中等"},
 	MsgLevelHard:    {English: "hard", Chinese: "困难"},
@@ -301,13 +307,18 @@ var refusals = []struct {
 }
 
 // ErrorText returns the short message for err in language l: its own
-// message for a Localized error, the refusal's message for a session
-// refusal, and a generic apology for anything else.
+// message for a Localized error, the foul for a renju foul ("Forbidden for
+// Black: double three."), the refusal's message for a session refusal,
+// and a generic apology for anything else.
 func ErrorText(l Lang, err error) string {
 	var loc Localized
 	if errors.As(err, &loc) {
 		k, args := loc.Message()
 		return T(l, k, args...)
+	}
+	var foul *engine.FoulError
+	if errors.As(err, &foul) {
+		return T(l, MsgForbidden, FoulName(l, foul.Foul))
 	}
 	for _, r := range refusals {
 		if errors.Is(err, r.err) {

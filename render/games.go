@@ -17,10 +17,13 @@ const (
 	MsgGameInARow Key = "game_in_a_row"
 	// MsgGameExactly is MsgGameInARow for exact-K rules.
 	MsgGameExactly Key = "game_exactly"
+	// MsgGameRenju names a renju game by its size.
+	MsgGameRenju Key = "game_renju"
 	// MsgNumbers are the words for the numbers from 0 up, space-separated.
 	MsgNumbers      Key = "numbers"
 	MsgFamilyNxN    Key = "family_nxn"
 	MsgFamilyGomoku Key = "family_gomoku"
+	MsgFamilyRenju  Key = "family_renju"
 	MsgLevelEasy    Key = "level_easy"
 	MsgLevelMedium  Key = "level_medium"
 	MsgLevelHard    Key = "level_hard"
@@ -42,10 +45,12 @@ func Number(l Lang, n int) string {
 // GameName returns the name of the game of rules r in language l, naming
 // the board, K and the exact rule unless the preset's name says them:
 // "Tic-tac-toe", "Gomoku 15×15", "4×4, four in a row", "6×4, three in a
-// row", "9×9, exactly five in a row".
+// row", "9×9, exactly five in a row", "Renju 15×15".
 func GameName(l Lang, r engine.Rules) string {
 	name := r.String()
 	switch {
+	case r.Renju:
+		return T(l, MsgGameRenju, r.Width, r.Height)
 	case name == "ttt":
 		return T(l, MsgGameTicTacToe)
 	case name == "gomoku" || name == "gomoku19":
@@ -57,9 +62,11 @@ func GameName(l Lang, r engine.Rules) string {
 }
 
 // FamilyName returns the name of a family of games, as /stats lists
-// them: "Tic-tac-toe", "Other boards", "Gomoku".
+// them: "Tic-tac-toe", "Other boards", "Gomoku", "Renju".
 func FamilyName(l Lang, f engine.Family) string {
 	switch f {
+	case engine.FamilyRenju:
+		return T(l, MsgFamilyRenju)
 	case engine.FamilyTicTacToe:
 		return T(l, MsgGameTicTacToe)
 	case engine.FamilyGomoku:

@@ -149,6 +149,7 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 	b := v.Board()
 	g := glyphsFor(r)
 	marked := marks(v)
+	fouls := v.Fouls()
 	for y := win.Origin.Y; y < win.Origin.Y+win.Height; y++ {
 		row := make([]Button, 0, win.Width)
 		for x := win.Origin.X; x < win.Origin.X+win.Width; x++ {
@@ -167,6 +168,10 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 				if partial {
 					btn.Label = FormatCoord(p, r)
 				}
+			}
+			if _, ok := fouls[p]; ok {
+				// Still a Place: a tap is refused with the foul's name.
+				btn.Label = forbiddenGlyph
 			}
 			row = append(row, btn)
 		}

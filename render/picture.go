@@ -2,11 +2,14 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"math"
+	"slices"
 	"sync"
 
 	"golang.org/x/image/font"
@@ -214,19 +217,24 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 	defer face.Close()
 	c := canvas{image.NewPaletted(image.Rectangle{Max: PictureSize(r)}, pal)}
 	last, hasLast := v.LastMove()
-	drawScene(c, face, scene{board: v.Board(), marked: marks(v), last: last, hasLast: hasLast, line: v.WinningLine()})
+	fouls := slices.SortedFunc(maps.Keys(v.Fouls()), func(a, b engine.Point) int { return cmp.Or(a.Y-b.Y, a.X-b.X) })
+	drawScene(c, face, scene{board: v.Board(), marked: marks(v), last: last, hasLast: hasLast, line: v.WinningLine(), fouls: fouls})
 	return c.img, nil
 }
 
 // scene is what the picture of a board shows: the stones, the marked
 // cells (the last move, or the winning line), the last move and the
-// winning line, and a caption in the bottom margin.
+// winning line, the points forbidden to Black, and a caption in the
+// bottom margin.
 type scene struct {
 	board   *engine.Board
 	marked  []engine.Point
 	last    engine.Point
 	hasLast bool
 	line    []engine.Point
+	// fouls are the points forbidden to Black, in a renju game with
+	// Black to move.
+	fouls   []engine.Point
 	caption string
 }
 
@@ -293,6 +301,13 @@ func drawScene(c canvas, face font.Face, s scene) {
 				c.ring(cx, cy, cf*0.30, cf*0.11, cBlue)
 			}
 		}
+	}
+	for _, p := range s.fouls {
+		// A red cross on the crossing: forbidden to Black.
+		cx, cy := centre(p)
+		d := cf * 0.2
+		c.bar(cx-d, cy-d, cx+d, cy+d, cf*0.08, cRed)
+		c.bar(cx-d, cy+d, cx+d, cy-d, cf*0.08, cRed)
 	}
 	if gomoku && s.hasLast {
 		cx, cy := centre(s.last)

@@ -80,12 +80,14 @@ func marks(v session.View) []engine.Point {
 
 // Grid returns the emoji board of a game, one line per row ending in a
 // newline, with column letters above and row numbers at the left, the
-// names typed moves use (FormatCoord). The glyphs are described at glyphs.
+// names typed moves use (FormatCoord). The glyphs are described at glyphs;
+// under renju, points forbidden to Black show ⛔ while Black is to move.
 func Grid(v session.View) string {
 	r := v.Rules()
 	b := v.Board()
 	g := glyphsFor(r)
 	marked := marks(v)
+	fouls := v.Fouls()
 	var sb strings.Builder
 	sb.WriteString(emojiColumnHeader(r))
 	sb.WriteString("\n")
@@ -93,6 +95,10 @@ func Grid(v session.View) string {
 		sb.WriteString(emojiRowLabel(y, r))
 		for x := range r.Width {
 			p := engine.Point{X: x, Y: y}
+			if _, ok := fouls[p]; ok {
+				sb.WriteString(forbiddenGlyph)
+				continue
+			}
 			sb.WriteString(g.cell(b.At(p), slices.Contains(marked, p)))
 		}
 		sb.WriteString("\n")

@@ -48,6 +48,7 @@ var reasons = []struct {
 	{ErrConflict, "stale"},
 	{ErrOffBoard, "off_board"},
 	{ErrCellTaken, "cell_taken"},
+	{engine.ErrForbidden, "forbidden"},
 	{ErrAlreadyPlaying, "already_playing"},
 	{ErrExpired, "expired"},
 	{ErrNotForYou, "not_for_you"},

@@ -20,6 +20,13 @@ import (
 // named by handle, and reads as that handle (migrateHandles).
 const schemaVersion = 3
 
+// renjuSchema is the version of the game records of renju games, which a
+// release before renju would read as freestyle games and must refuse;
+// every other record is still written as schemaVersion, so that older
+// releases keep reading it. Stats records keep their renju row only when
+// it holds a result, for the same reason (encodeStats).
+const renjuSchema = 4
+
 // oldestStats is the oldest schema of stats and settings records this
 // release reads; older game records are read from version 1.
 const oldestStats = 2
@@ -70,8 +77,12 @@ func decodeFault(err error) string {
 
 // encodeGame returns the stored form of g.
 func encodeGame(g *Game) ([]byte, error) {
+	schema := schemaVersion
+	if g.Rules.Renju {
+		schema = renjuSchema
+	}
 	r := gameRecord{
-		Schema: schemaVersion, ID: g.ID, Platform: g.Platform, Chat: g.Chat, Message: g.Message,
+		Schema: schema, ID: g.ID, Platform: g.Platform, Chat: g.Chat, Message: g.Message,
 		Rules: g.Rules, Seats: g.Seats, Challenger: g.Challenger, Moves: make([]int, len(g.Moves)), Status: g.Status,
 		Winner: g.Winner, Version: g.Version, Seed: g.Seed, Deadline: g.Deadline, Rematch: g.Rematch,
 		Takebacks: g.Takebacks, UndoAsk: g.UndoAsk, Created: g.Created, Updated: g.Updated,
@@ -90,8 +101,8 @@ func decodeGame(data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if r.Schema < 1 || r.Schema > schemaVersion {
-		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, this release reads %d", r.ID, ErrSchema, r.Schema, schemaVersion)
+	if r.Schema < 1 || r.Schema > renjuSchema || r.Rules.Renju != (r.Schema == renjuSchema) {
+		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d with renju %v, this release reads %d (%d for renju)", r.ID, ErrSchema, r.Schema, r.Rules.Renju, schemaVersion, renjuSchema)
 	}
 	if r.Schema < 3 {
 		migrateHandles(&r.Seats)
@@ -221,6 +232,11 @@ func encodeStats(s *Stats) ([]byte, error) {
 	for _, f := range s.Results {
 		r.Results = append(r.Results, f[:])
 	}
+	// The renju row, last, only when it counts something: a release before
+	// renju reads three families.
+	if s.Results[len(s.Results)-1] == ([numOpponents]Tally{}) {
+		r.Results = r.Results[:len(r.Results)-1]
+	}
 	return json.Marshal(r)
 }
 
@@ -238,7 +254,7 @@ func decodeStats(data []byte) (Stats, error) {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: user, %d duels, rating %v", r.User.ID, ErrSchema, r.Duels, r.Rating)
 	}
 	s := Stats{User: r.User, Rating: r.Rating, Duels: r.Duels}
-	if len(r.Results) != len(s.Results) {
+	if len(r.Results) != len(s.Results) && len(r.Results) != len(s.Results)-1 {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d families", r.User.ID, ErrSchema, len(r.Results))
 	}
 	for f, row := range r.Results {
@@ -305,7 +321,7 @@ func decodeGameHeader(data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Game{}, fmt.Errorf("session: decode game: %w: %s", ErrSchema, decodeFault(err))
 	}
-	if r.Schema < 1 || r.Schema > schemaVersion || !r.Status.valid() {
+	if r.Schema < 1 || r.Schema > renjuSchema || !r.Status.valid() {
 		return Game{}, fmt.Errorf("session: decode game %q: %w: schema %d, status %q", r.ID, ErrSchema, r.Schema, r.Status)
 	}
 	if r.Schema < 3 {

@@ -322,8 +322,9 @@ type PlaceRequest struct {
 // Place checks the request against the game, plays the stone, lets the AI
 // reply when it is the AI's turn, and commits both moves together. Refusals,
 // which change nothing: ErrNotFound, ErrGameOver, ErrNotStarted,
-// ErrNotAPlayer, ErrStale, ErrNotYourTurn, ErrOffBoard, ErrCellTaken, and
-// ErrBusy when the AI's reply would wait for a full AI pool. A game past
+// ErrNotAPlayer, ErrStale, ErrNotYourTurn, ErrOffBoard, ErrCellTaken,
+// engine.ErrForbidden (in an *engine.FoulError) for Black's forbidden
+// point under renju, and ErrBusy when the AI's reply would wait for a full AI pool. A game past
 // its deadline is ended as expired and returned with ErrExpired.
 func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ View, err error) {
 	defer s.refused(who.Platform, &err)

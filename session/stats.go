@@ -41,7 +41,7 @@ func (o Opponent) Level() engine.Level { return engine.Level(o + 1) }
 var Opponents = []Opponent{VsEasy, VsMedium, VsHard, VsPeople}
 
 // Families lists the game families stats are kept for.
-var Families = []engine.Family{engine.FamilyTicTacToe, engine.FamilyNxN, engine.FamilyGomoku}
+var Families = []engine.Family{engine.FamilyTicTacToe, engine.FamilyNxN, engine.FamilyGomoku, engine.FamilyRenju}
 
 // familyIndex returns the index of f in Families.
 func familyIndex(f engine.Family) int { return max(0, slices.Index(Families, f)) }
@@ -86,7 +86,7 @@ type Stats struct {
 	User User
 	// Results counts finished games by family (index in Families) and
 	// opponent.
-	Results [3][numOpponents]Tally
+	Results [4][numOpponents]Tally
 	// Rating is the Elo rating from duels; InitialRating before any.
 	Rating float64
 	// Duels counts the duels that changed the rating.

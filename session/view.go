@@ -69,6 +69,15 @@ func (v View) WinningLine() []engine.Point {
 	return append([]engine.Point(nil), v.outcome.Line...)
 }
 
+// Fouls returns the points forbidden to Black, with their fouls, while a
+// renju game runs and Black is to move; nil otherwise.
+func (v View) Fouls() map[engine.Point]engine.Foul {
+	if !v.g.Rules.Renju || v.g.Status != Running || v.g.ToMove() != engine.Black {
+		return nil
+	}
+	return v.Board().Fouls()
+}
+
 // Board returns a fresh engine board holding the game's position.
 func (v View) Board() *engine.Board {
 	b, err := v.g.board()

@@ -306,3 +306,22 @@ func TestRequestNamesTheUserByTheFirstVisibleName(t *testing.T) {
 		}
 	}
 }
+
+func TestRenjuIsAGameChoice(t *testing.T) {
+	for _, c := range Commands() {
+		if c.Name != cmdPlay {
+			continue
+		}
+		for _, o := range c.Options {
+			for _, ch := range o.Choices {
+				if ch.Value == "renju" {
+					if ch.Name != "Renju 15×15" || ch.NameLocalizations[discordgo.ChineseCN] != "连珠 15×15" {
+						t.Errorf("renju choice named %q / %q", ch.Name, ch.NameLocalizations[discordgo.ChineseCN])
+					}
+					return
+				}
+			}
+		}
+	}
+	t.Error("/play offers no renju game")
+}

@@ -73,7 +73,7 @@ func (g menuGame) label(l render.Lang) string {
 }
 
 // menuGames are the games of the start menu, in order.
-var menuGames = []menuGame{{"ttt"}, {"4x4"}, {"5x5"}, {"7x7"}, {"gomoku"}, {"gomoku19"}}
+var menuGames = []menuGame{{"ttt"}, {"4x4"}, {"5x5"}, {"7x7"}, {"gomoku"}, {"gomoku19"}, {"renju"}}
 
 // levelLabel returns the button label of an AI level: its name
 // (render.LevelName), capitalised.

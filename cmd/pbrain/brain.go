@@ -29,10 +29,11 @@ const (
 type brain struct {
 	out      *bufio.Writer
 	board    *engine.Board
-	exact    bool
-	turnMS   int // INFO timeout_turn; 0 means as fast as possible
-	leftMS   int // INFO time_left; -1 when not told
-	memBytes int // INFO max_memory; 0 means no limit
+	exact    bool // INFO rule bit 1: exactly five wins
+	renju    bool // INFO rule bit 4: renju
+	turnMS   int  // INFO timeout_turn; 0 means as fast as possible
+	leftMS   int  // INFO time_left; -1 when not told
+	memBytes int  // INFO max_memory; 0 means no limit
 	maxNodes int64
 	rng      *rand.Rand
 }
@@ -128,7 +129,7 @@ func (b *brain) handle(ctx context.Context, c command) {
 
 // start begins a new game on a w×h board and answers OK or ERROR.
 func (b *brain) start(w, h int) {
-	r := engine.Rules{Width: w, Height: h, K: 5, Exact: b.exact}
+	r := engine.Rules{Width: w, Height: h, K: 5, Exact: b.exact, Renju: b.renju}
 	board, err := engine.NewBoard(r)
 	if err != nil {
 		b.say(fmt.Sprintf("ERROR unsupported board %dx%d: %v", w, h, err))
@@ -166,16 +167,35 @@ func (b *brain) info(key, value string) {
 	case "max_memory":
 		b.memBytes = n
 	case "rule":
-		b.exact = n&1 != 0
-		if n&^1 != 0 {
-			b.say(fmt.Sprintf("MESSAGE rule %d: only freestyle (0) and exact five (1) are supported; playing %s", n, map[bool]string{false: "freestyle", true: "exact five"}[b.exact]))
+		// A bitmask: 1 exact five, 2 continuous game, 4 renju.
+		b.renju = n&ruleRenju != 0
+		b.exact = n&ruleExact != 0 && !b.renju
+		if n&^(ruleExact|ruleRenju) != 0 || n&ruleExact != 0 && b.renju {
+			b.say(fmt.Sprintf("MESSAGE rule %d: only freestyle (0), exact five (1) and renju (4) are supported; playing %s", n, b.ruleName()))
 		}
 		if b.board != nil && b.board.MoveCount() == 0 {
 			r := b.board.Rules()
-			r.Exact = b.exact
+			r.Exact, r.Renju = b.exact, b.renju
 			b.board, _ = engine.NewBoard(r)
 		}
 	}
+}
+
+// The bits of INFO rule this brain plays.
+const (
+	ruleExact = 1
+	ruleRenju = 4
+)
+
+// ruleName names the rule being played.
+func (b *brain) ruleName() string {
+	switch {
+	case b.renju:
+		return "renju"
+	case b.exact:
+		return "exact five"
+	}
+	return "freestyle"
 }
 
 // readBoard reads the lines up to DONE, sets the position and moves.
@@ -216,14 +236,9 @@ func (b *brain) readBoard(ctx context.Context, sc *bufio.Scanner) {
 		b.say(fmt.Sprintf("ERROR board with %d own and %d opponent stones: counts must alternate", len(own), len(opp)))
 		return
 	}
-	moves := make([]engine.Point, 0, len(own)+len(opp))
-	for i := range black {
-		moves = append(moves, black[i])
-		if i < len(white) {
-			moves = append(moves, white[i])
-		}
-	}
-	board, err := engine.Replay(b.board.Rules(), moves)
+	// Setup, not Replay: the manager sends the stones in any order, and
+	// under renju a black stone may have been a foul in another order.
+	board, err := engine.Setup(b.board.Rules(), black, white)
 	if err != nil {
 		b.say("ERROR " + err.Error())
 		return
