@@ -257,6 +257,9 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 		return View{}, err
 	}
 	s.touch(g)
+	if !g.IsDuel() {
+		g.HintLimit = max(0, s.lim.HintsPerGame)
+	}
 	who := Actor{Platform: g.Platform, Chat: g.Chat, User: g.Seats[0].User}
 	if g.Challenger != engine.Empty {
 		who.User = g.Seat(g.Challenger).User
@@ -503,6 +506,7 @@ func (s *Service) play(g *Game, b *engine.Board, p engine.Point) error {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)
 	}
 	g.Moves = append(g.Moves, p)
+	g.Hint = nil
 	switch o := b.Outcome(); o.Status {
 	case engine.Won:
 		g.Status, g.Winner = Won, o.Winner
@@ -554,7 +558,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 	g.Version++
 	g.Updated = s.now()
 	if g.Status.Over() {
-		g.Deadline, g.UndoAsk = time.Time{}, engine.Empty
+		g.Deadline, g.UndoAsk, g.Hint = time.Time{}, engine.Empty, nil
 	}
 	ended := g.Status.Over() && !was.Over()
 	now, start := g.Updated, time.Now()
