@@ -137,7 +137,7 @@ type Game struct {
 	Hints     int
 	Hint      *engine.Point
 	Created   time.Time
-	Updated time.Time
+	Updated   time.Time
 }
 
 // IsDuel reports whether two people play the game.
