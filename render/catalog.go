@@ -259,6 +259,17 @@ var catalog = map[Key]map[Lang]string{
 		English: "/hint (or 💡) — against the AI, mark 🎯 the move the hard AI would play for you (a few per game; such games are not on /top hard)",
 		Chinese: "/hint（或 💡）— 对 AI 时，用 🎯 标出困难级 AI 会替你下的一步（每局有限次；这样的对局不计入 /top hard）",
 	},
+	MsgInlineVsAI:        {English: "%s · against the AI (%s)", Chinese: "%s · 对战 AI（%s）"},
+	MsgInlineVsMe:        {English: "%s · against me (🤝 anyone may join)", Chinese: "%s · 和我下（🤝 任何人都可加入）"},
+	MsgInlineIntroAI:     {English: "%s plays %s against the AI (%s). Tap ▶️ Start.", Chinese: "%[1]s 与 AI（%[3]s）下%[2]s。点 ▶️ 开始。"},
+	MsgInlineIntroDuel:   {English: "%s challenges anyone here to %s. Tap 🤝 Join to play.", Chinese: "%s 向这里的任何人发起%s挑战。点 🤝 加入即可对局。"},
+	MsgInlineStartButton: {English: "▶️ Start", Chinese: "▶️ 开始"},
+	MsgInlineJoinButton:  {English: "🤝 Join", Chinese: "🤝 加入"},
+	MsgInlineNoMatch:     {English: "No game matches “%s”", Chinese: "没有与“%s”匹配的游戏"},
+	MsgInlineOwnChallenge: {
+		English: "This is your challenge: someone else joins it.",
+		Chinese: "这是你发起的挑战：需要别人加入。",
+	},
 	MsgHelpUndo: {
 		English: "/undo (or ↩️) — take back your last move: against the AI at once, with its reply; in a duel your opponent accepts or refuses",
 		Chinese: "/undo（或 ↩️）— 悔棋：对 AI 立即撤回你的上一步和它的应手；对战中由对手同意或拒绝",
@@ -414,6 +425,19 @@ const (
 	MsgHintDuel   Key = "hint_duel"
 	MsgStatsHints Key = "stats_hints"
 	MsgHelpHint   Key = "help_hint"
+	// MsgInlineVsAI and MsgInlineVsMe are the titles of inline results,
+	// MsgInlineIntroAI and MsgInlineIntroDuel the messages they post,
+	// with MsgInlineStartButton or MsgInlineJoinButton. MsgInlineNoMatch
+	// answers a query no game matches; MsgInlineOwnChallenge refuses
+	// Join to the challenger.
+	MsgInlineVsAI         Key = "inline_vs_ai"
+	MsgInlineVsMe         Key = "inline_vs_me"
+	MsgInlineIntroAI      Key = "inline_intro_ai"
+	MsgInlineIntroDuel    Key = "inline_intro_duel"
+	MsgInlineStartButton  Key = "inline_start_button"
+	MsgInlineJoinButton   Key = "inline_join_button"
+	MsgInlineNoMatch      Key = "inline_no_match"
+	MsgInlineOwnChallenge Key = "inline_own_challenge"
 )
 
 // The messages that say what is wrong with a refused command, button

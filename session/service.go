@@ -169,6 +169,11 @@ type StartRequest struct {
 	Rules engine.Rules
 	Level engine.Level
 	Side  Side
+	// Alone starts the game only in a chat with no other live game, such
+	// as a chat that is one message (a Telegram inline message); Start
+	// gives ErrChatGames otherwise, checked in the transaction that
+	// stores the game.
+	Alone bool
 }
 
 // Start begins a game between the user and the AI and, when the AI moves
@@ -201,7 +206,22 @@ func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (_ Vie
 	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats = [2]Seat{ai, human}
 	}
-	return s.create(ctx, &g, nil)
+	var alone func(tx Tx, id GameID) error
+	if req.Alone {
+		alone = func(tx Tx, id GameID) error {
+			ids, err := tx.LiveGames(who.Platform, who.Chat)
+			if err != nil {
+				return err
+			}
+			for _, other := range ids {
+				if other != id {
+					return fmt.Errorf("session: start in %s chat %q, which holds game %s: %w", who.Platform, who.Chat, other, ErrChatGames)
+				}
+			}
+			return nil
+		}
+	}
+	return s.create(ctx, &g, alone)
 }
 
 // lockStart takes the lock that serialises starting games against the AI
