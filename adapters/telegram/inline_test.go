@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -109,7 +110,7 @@ func TestInlineQueryOffersGames(t *testing.T) {
 	if len(a.Results) != 1 || a.Results[0].ID != "a.hard.gomoku.first" || a.Results[0].Title != "Gomoku 15×15 · against the AI (hard)" {
 		t.Fatalf("gomoku hard: %+v", a.Results)
 	}
-	if !strings.Contains(a.Results[0].Text, "ann plays Gomoku 15×15 against the AI (hard)") {
+	if !strings.Contains(a.Results[0].Text, "ann: Gomoku 15×15 against the AI (hard).") {
 		t.Errorf("posted text %q", a.Results[0].Text)
 	}
 	_, a = h.inlineQuery(ann, "7x7 second")
@@ -406,5 +407,34 @@ func TestInlineForgedDataChangesNothing(t *testing.T) {
 	}
 	if slices.ContainsFunc(h.fake.Calls("editMessageText"), func(c telegramtest.Call) bool { return c.Params["inline_message_id"] == "AgAAAInowhere" }) {
 		t.Error("a forged start edited a message")
+	}
+}
+
+// TestInlineExpiryAndRematch lets an inline game against the AI run out:
+// the sweeper's edit reaches the inline message, in its player's
+// language; 🔁 then starts the rematch in the same message.
+func TestInlineExpiryAndRematch(t *testing.T) {
+	clk := &clock{now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
+	h := newHarness(t, func(h *harness) { h.now = clk.Now })
+	li := named(9600, "li", "zh-hans")
+	q, _ := h.inlineQuery(li, "7x7 medium")
+	id := h.post(q, "a.medium.7x7.first", true)
+	v := h.game(tgbotapi.Chat{}, h.inlineMessage(id))
+	h.say(private(9600), li, "/lang zh")
+	clk.Add(session.DefaultIdleAI)
+	if n, err := h.svc.Sweep(context.Background()); n != 1 || err != nil {
+		t.Fatalf("sweep ended %d: %v", n, err)
+	}
+	m := h.inlineMessage(id)
+	v, _ = h.svc.Game(context.Background(), v.ID())
+	if v.Status() != session.Expired || m.Text != render.Text(v, render.Chinese) || len(placeButtons(m)) != 0 {
+		t.Fatalf("after expiry (%s):\n%s", v.Status(), m.Text)
+	}
+	if got := h.inlineTap(li, id, dataOf(t, m, render.T(render.Chinese, render.MsgRematchButton))); got != "" {
+		t.Fatalf("🔁 answered %q", got)
+	}
+	next := h.game(tgbotapi.Chat{}, h.inlineMessage(id))
+	if next.ID() == v.ID() || next.Message() != id || next.Chat() != adapters.InlineChat(id) || next.Status() != session.Running {
+		t.Fatalf("rematch %s in %q, message %q, %s", next.ID(), next.Chat(), next.Message(), next.Status())
 	}
 }
