@@ -30,6 +30,7 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	a:<game>, d:<game>, c:<game>  accept, decline, cancel a challenge
 //	u:<game>:<move>           take back a move (render.Undo)
 //	y:<game>:<move>, x:<game>:<move>  allow, refuse a takeback
+//	h:<game>:<move>           ask for a hint (render.Hint)
 //	n                         a button that does nothing (render.Noop)
 //	f:<game>                  show the game, for typed moves (render.Show)
 //	n                         a control that does nothing (render.Noop)
@@ -50,7 +51,7 @@ var gameOnly = map[string]render.ActionKind{
 // atMove maps the letters of actions whose fields are the game and the
 // move number to their kinds.
 var atMove = map[string]render.ActionKind{
-	"u": render.Undo, "y": render.UndoAccept, "x": render.UndoDecline,
+	"u": render.Undo, "y": render.UndoAccept, "x": render.UndoDecline, "h": render.Hint,
 }
 
 // EncodeAction returns the callback data of a button's action.
@@ -143,7 +144,7 @@ func DecodeAction(data string) (render.Action, error) {
 			return bad("out of range")
 		}
 		a.Window = engine.Point{X: nums[0], Y: nums[1]}
-	case render.Undo, render.UndoAccept, render.UndoDecline:
+	case render.Undo, render.UndoAccept, render.UndoDecline, render.Hint:
 		if nums[0] > engine.MaxSize*engine.MaxSize {
 			return bad("out of range")
 		}

@@ -28,6 +28,7 @@ const (
 	CmdTop     = "top"
 	CmdLang    = "lang"
 	CmdUndo    = "undo"
+	CmdHint    = "hint"
 	// CmdChatLang sets the chat's language, for chat administrators.
 	CmdChatLang = "chatlang"
 )
@@ -136,7 +137,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	name = strings.ToLower(name)
 	args := fields[1:]
 	switch name {
-	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo:
+	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo, CmdHint:
 		if len(args) > 0 {
 			return Command{}, &CommandError{Key: render.MsgNoArguments, Arg: args[0], Command: "/" + name}
 		}

@@ -154,7 +154,7 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 	case CmdStart:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgWelcome)}
 	case CmdHelp:
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo)}
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo) + "\n" + render.T(lang, render.MsgHelpHint)}
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
@@ -187,6 +187,8 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 		return Reply{Lang: lang, Game: &v, Edit: v.Message()}
 	case CmdUndo:
 		return d.undo(ctx, lang, who)
+	case CmdHint:
+		return d.typedHint(ctx, lang, who)
 	case CmdDuel:
 		var to session.User
 		if cmd.Duel.Opponent != "" {
@@ -295,6 +297,45 @@ func (d *Dispatcher) undo(ctx context.Context, lang render.Lang, who session.Act
 		return d.refuse(lang, v, err, true)
 	}
 	return Reply{Lang: lang, Game: &v, Edit: v.Message()}
+}
+
+// typedHint answers a typed /hint: a hint in the game on screen (see
+// target).
+func (d *Dispatcher) typedHint(ctx context.Context, lang render.Lang, who session.Actor) Reply {
+	t, err := d.target(ctx, who)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, true)
+	case t.ended.ID() != "":
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
+	case len(t.choose) > 0:
+		return d.askWhich(lang, t.choose)
+	}
+	return d.hint(ctx, lang, who, session.HintRequest{Game: t.game.ID(), MoveNo: t.game.MoveNo()}, t.game.Message(), true)
+}
+
+// hint asks for a hint and shows the game with it on message edit, its
+// window moved to the hint. A refusal for the hints used up says how
+// many the game had.
+func (d *Dispatcher) hint(ctx context.Context, lang render.Lang, who session.Actor, req session.HintRequest, edit string, typed bool) Reply {
+	v, err := d.svc.Hint(ctx, who, req)
+	if errors.Is(err, session.ErrHintLimit) && v.Hints() > 0 {
+		msg := render.T(lang, render.MsgHintLimit, v.Hints())
+		if typed {
+			return Reply{Lang: lang, Text: msg}
+		}
+		return Reply{Lang: lang, Notice: msg}
+	}
+	if err != nil {
+		r := d.refuse(lang, v, err, typed)
+		if !typed && r.Game == nil && errors.Is(err, session.ErrStale) {
+			r.Game, r.Edit = d.current(ctx, req.Game), edit
+		}
+		return r
+	}
+	return Reply{Lang: lang, Game: &v, Edit: edit}
 }
 
 // asked returns the user's newest running duel in the chat whose
@@ -428,6 +469,9 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 			lines = append(lines, render.T(lang, render.MsgStatsLine, render.FamilyName(lang, f), opp, t.Wins, t.Losses, t.Draws))
 			if t.Takebacks > 0 {
 				lines[len(lines)-1] += render.T(lang, render.MsgStatsTakebacks, t.Takebacks, t.TakebackWins)
+			}
+			if t.Hinted > 0 {
+				lines[len(lines)-1] += render.T(lang, render.MsgStatsHints, t.Hinted)
 			}
 		}
 	}
@@ -639,6 +683,8 @@ func (d *Dispatcher) apply(ctx context.Context, lang render.Lang, req Request, a
 		v, err = d.svc.AcceptUndo(ctx, who, session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
 	case render.UndoDecline:
 		v, err = d.svc.DeclineUndo(ctx, who, session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
+	case render.Hint:
+		return d.hint(ctx, lang, who, session.HintRequest{Game: a.Game, MoveNo: a.MoveNo}, req.Message, false)
 	case render.Rematch:
 		return d.rematch(ctx, lang, who, a.Game, false)
 	case render.Scroll:

@@ -17,7 +17,7 @@ import (
 // Discord's deferral). It changes nothing.
 func (d *Dispatcher) SlowTap(ctx context.Context, req Request, data string) bool {
 	a, err := DecodeAction(data)
-	if err != nil || (a.Kind != render.Place && a.Kind != render.Rematch) {
+	if err != nil || (a.Kind != render.Place && a.Kind != render.Rematch && a.Kind != render.Hint) {
 		return false
 	}
 	v, err := d.svc.Game(ctx, a.Game)
@@ -26,6 +26,9 @@ func (d *Dispatcher) SlowTap(ctx context.Context, req Request, data string) bool
 	}
 	if a.Kind == render.Rematch {
 		return rematchThinks(v)
+	}
+	if a.Kind == render.Hint {
+		return v.MoveNo() == a.MoveNo && hintThinks(v)
 	}
 	return v.MoveNo() == a.MoveNo && answerThinks(v)
 }
@@ -63,6 +66,9 @@ func (d *Dispatcher) SlowText(ctx context.Context, req Request, text string) boo
 	case CmdRematch:
 		last, err := d.svc.Last(ctx, who)
 		return err == nil && rematchThinks(last)
+	case CmdHint:
+		t, err := d.target(ctx, who)
+		return err == nil && hintThinks(t.game)
 	}
 	return false
 }
@@ -72,6 +78,12 @@ func (d *Dispatcher) SlowText(ctx context.Context, req Request, text string) boo
 func answerThinks(v session.View) bool {
 	ai := v.Seat(v.ToMove().Opponent())
 	return v.Status() == session.Running && ai.IsAI() && session.Expensive(ai.AI, v.Rules())
+}
+
+// hintThinks reports whether a hint in v is a hard search that takes
+// its think time.
+func hintThinks(v session.View) bool {
+	return v.Status() == session.Running && v.HintsLeft() > 0 && session.Expensive(engine.Hard, v.Rules())
 }
 
 // rematchThinks reports whether the rematch of v starts with an AI

@@ -193,6 +193,7 @@ var catalog = map[Key]map[Lang]string{
 	MsgMenuRematch:    {English: "Play your last game again, colours swapped", Chinese: "交换先后手再来一局"},
 	MsgMenuResign:     {English: "Give up your game", Chinese: "认输"},
 	MsgMenuUndo:       {English: "Take back your last move", Chinese: "悔棋：撤回你的上一步"},
+	MsgMenuHint:       {English: "Show the move the AI would play for you", Chinese: "提示：标出 AI 会替你下的一步"},
 	MsgMenuStats:      {English: "Your wins, losses and draws", Chinese: "你的胜负和平局"},
 	MsgMenuTop:        {English: "The best players", Chinese: "排行榜"},
 	MsgMenuLang:       {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
@@ -250,6 +251,31 @@ var catalog = map[Key]map[Lang]string{
 		English: "  (games with takebacks: %d, won: %d; those wins are not on /top hard)",
 		Chinese: "  （有悔棋：%d 局，胜 %d；这些胜局不计入 /top hard）",
 	},
+	MsgHintButton: {English: "💡 Hint", Chinese: "💡 提示"},
+	MsgHintShown:  {English: "Hint: %s %s (hints left: %d).", Chinese: "提示：%s %s（剩余提示：%d 次）。"},
+	MsgHintsUsed:  {English: "Hints: %d.", Chinese: "提示：%d 次。"},
+	MsgHintLimit:  {English: "No hints left in this game (%d used).", Chinese: "本局的提示次数已用完（已用 %d 次）。"},
+	MsgHintsOff:   {English: "Hints are turned off on this bot.", Chinese: "本机器人没有开启提示。"},
+	MsgHintDuel:   {English: "No hints in a duel: hints are only against the AI.", Chinese: "对战中不能使用提示：提示仅用于对 AI 的对局。"},
+	MsgStatsHints: {
+		English: "  (games with hints: %d; their wins are not on /top hard)",
+		Chinese: "  （有提示：%d 局；其胜局不计入 /top hard）",
+	},
+	MsgHelpHint: {
+		English: "/hint (or 💡) — against the AI, mark 🎯 the move the hard AI would play for you (a few per game; such games are not on /top hard)",
+		Chinese: "/hint（或 💡）— 对 AI 时，用 🎯 标出困难级 AI 会替你下的一步（每局有限次；这样的对局不计入 /top hard）",
+	},
+	MsgInlineVsAI:        {English: "%s · against the AI (%s)", Chinese: "%s · 对战 AI（%s）"},
+	MsgInlineVsMe:        {English: "%s · against me (🤝 anyone may join)", Chinese: "%s · 和我下（🤝 任何人都可加入）"},
+	MsgInlineIntroAI:     {English: "%s: %s against the AI (%s). Tap ▶️ Start.", Chinese: "%s：%s，对战 AI（%s）。点 ▶️ 开始。"},
+	MsgInlineIntroDuel:   {English: "Challenge from %s: %s, against anyone here. Tap 🤝 Join to play.", Chinese: "来自 %s 的挑战：%s，这里的任何人都可应战。点 🤝 加入即可对局。"},
+	MsgInlineStartButton: {English: "▶️ Start", Chinese: "▶️ 开始"},
+	MsgInlineJoinButton:  {English: "🤝 Join", Chinese: "🤝 加入"},
+	MsgInlineNoMatch:     {English: "No game matches “%s”", Chinese: "没有与“%s”匹配的游戏"},
+	MsgInlineOwnChallenge: {
+		English: "This is your challenge: someone else joins it.",
+		Chinese: "这是你发起的挑战：需要别人加入。",
+	},
 	MsgHelpUndo: {
 		English: "/undo (or ↩️) — take back your last move: against the AI at once, with its reply; in a duel your opponent accepts or refuses",
 		Chinese: "/undo（或 ↩️）— 悔棋：对 AI 立即撤回你的上一步和它的应手；对战中由对手同意或拒绝",
@@ -304,6 +330,8 @@ var refusals = []struct {
 	{session.ErrNoUndo, MsgNoUndo},
 	{session.ErrUndoLimit, MsgUndoLimit},
 	{session.ErrNoUndoRequest, MsgNoUndoRequest},
+	{session.ErrHintDuel, MsgHintDuel},
+	{session.ErrHintLimit, MsgHintsOff},
 }
 
 // ErrorText returns the short message for err in language l: its own
@@ -394,6 +422,33 @@ const (
 	MsgNoUndoRequest  Key = "no_undo_request"
 	MsgStatsTakebacks Key = "stats_takebacks"
 	MsgHelpUndo       Key = "help_undo"
+	// MsgHintButton is the 💡 button; MsgHintShown says under the board
+	// where the hint is and how many are left, MsgHintsUsed how many the
+	// game had. MsgHintLimit refuses a hint with the number used,
+	// MsgHintsOff one in a game with none allowed, MsgHintDuel one in a
+	// duel. MsgStatsHints marks the games with hints in /stats, and
+	// MsgHelpHint is /hint's line of /help.
+	MsgHintButton Key = "hint_button"
+	MsgHintShown  Key = "hint_shown"
+	MsgHintsUsed  Key = "hints_used"
+	MsgHintLimit  Key = "hint_limit"
+	MsgHintsOff   Key = "hints_off"
+	MsgHintDuel   Key = "hint_duel"
+	MsgStatsHints Key = "stats_hints"
+	MsgHelpHint   Key = "help_hint"
+	// MsgInlineVsAI and MsgInlineVsMe are the titles of inline results,
+	// MsgInlineIntroAI and MsgInlineIntroDuel the messages they post,
+	// with MsgInlineStartButton or MsgInlineJoinButton. MsgInlineNoMatch
+	// answers a query no game matches; MsgInlineOwnChallenge refuses
+	// Join to the challenger.
+	MsgInlineVsAI         Key = "inline_vs_ai"
+	MsgInlineVsMe         Key = "inline_vs_me"
+	MsgInlineIntroAI      Key = "inline_intro_ai"
+	MsgInlineIntroDuel    Key = "inline_intro_duel"
+	MsgInlineStartButton  Key = "inline_start_button"
+	MsgInlineJoinButton   Key = "inline_join_button"
+	MsgInlineNoMatch      Key = "inline_no_match"
+	MsgInlineOwnChallenge Key = "inline_own_challenge"
 )
 
 // The messages that say what is wrong with a refused command, button
@@ -507,6 +562,7 @@ const (
 	MsgMenuRematch    Key = "menu_rematch"
 	MsgMenuResign     Key = "menu_resign"
 	MsgMenuUndo       Key = "menu_undo"
+	MsgMenuHint       Key = "menu_hint"
 	MsgMenuStats      Key = "menu_stats"
 	MsgMenuTop        Key = "menu_top"
 	MsgMenuLang       Key = "menu_lang"

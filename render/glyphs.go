@@ -59,6 +59,10 @@ const (
 
 // glyphsFor picks the pictures for a game: X and O on boards of K ≤ 4,
 // black and white stones for five in a row.
+// hintGlyph marks the empty cell a hint suggests, on the emoji board and
+// on its button: a target, unlike any stone or empty cell.
+const hintGlyph = "🎯"
+
 func glyphsFor(r engine.Rules) glyphs {
 	if r.K >= 5 {
 		return gomokuGlyphs

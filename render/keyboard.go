@@ -42,6 +42,9 @@ const (
 	// Show shows the game Game in a new message and makes it the one the
 	// tapper's typed moves go to: an answer of ChoiceKeyboard.
 	Show
+	// Hint marks the move the hard AI would play for the tapper in Game,
+	// at move MoveNo (session.Service.Hint).
+	Hint
 )
 
 // Action is what a button does when tapped: everything needed to act on it
@@ -116,8 +119,8 @@ const (
 // BoardKeyboard returns the keyboard of a game within layout: one button
 // per cell, live on empty cells while the game runs, then the controls:
 // window arrows when the board does not fit, then Resign while the game
-// runs or Rematch once it is over, then the takeback buttons (see
-// undoButtons) where the layout has room for them: always on a layout
+// runs or Rematch once it is over, then the takeback and hint buttons
+// (see undoButtons, hintButtons) where the layout has room for them: always on a layout
 // with no row limit, and on Discord's for boards up to 4×4.
 //
 // A board that fits is whole: row r, column c of the keyboard is cell c, r.
@@ -138,6 +141,9 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 		if last, ok := v.LastMove(); ok {
 			focus = last
 		}
+		if h, ok := v.Hint(); ok {
+			focus = h
+		}
 		win.Origin = engine.Point{X: focus.X - win.Width/2, Y: focus.Y - win.Height/2}
 		if window != nil {
 			win.Origin = *window
@@ -150,6 +156,7 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 	g := glyphsFor(r)
 	marked := marks(v)
 	fouls := v.Fouls()
+	hint, hinted := v.Hint()
 	for y := win.Origin.Y; y < win.Origin.Y+win.Height; y++ {
 		row := make([]Button, 0, win.Width)
 		for x := win.Origin.X; x < win.Origin.X+win.Width; x++ {
@@ -168,6 +175,9 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 				if partial {
 					btn.Label = FormatCoord(p, r)
 				}
+				if hinted && p == hint {
+					btn.Label = hintGlyph
+				}
 			}
 			if _, ok := fouls[p]; ok {
 				// Still a Place: a tap is refused with the foul's name.
@@ -184,7 +194,7 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 	}
 	if running {
 		controls = append(controls, Button{Label: T(l, MsgResignButton), Action: Action{Kind: Resign, Game: v.ID()}})
-		if undo := undoButtons(v, l); win.Width > 0 && layout.fits(win.Width, win.Height, len(controls)+len(undo)) {
+		if undo := append(undoButtons(v, l), hintButtons(v, l)...); win.Width > 0 && layout.fits(win.Width, win.Height, len(controls)+len(undo)) {
 			controls = append(controls, undo...)
 		}
 	} else {
@@ -197,7 +207,7 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 // chooseWindow returns the size of the largest window of a board of rules
 // r that fits layout with its controls (arrows for each direction the
 // window can move, and one more button, and on a layout with no row limit
-// room for the takeback buttons too): the whole board when it fits, else
+// room for the takeback and hint buttons too): the whole board when it fits, else
 // the widest window, as tall as fits under it. Width comes first because
 // a phone shows a row of buttons at once but scrolls a tall keyboard. The
 // size is zero when not even one cell fits.
@@ -207,7 +217,7 @@ func chooseWindow(r engine.Rules, layout Layout) Window {
 		for h := 1; h <= r.Height; h++ {
 			controls := 1
 			if layout.Rows == 0 {
-				controls += maxUndoButtons
+				controls += maxUndoButtons + 1
 			}
 			if w < r.Width {
 				controls += 2
@@ -304,4 +314,13 @@ func undoButtons(v session.View, l Lang) []Button {
 		return nil
 	}
 	return []Button{{Label: T(l, MsgUndoButton), Action: act(Undo)}}
+}
+
+// hintButtons returns 💡 while the person playing the AI is to move, has
+// hints left, and sees no hint yet.
+func hintButtons(v session.View, l Lang) []Button {
+	if _, shown := v.Hint(); shown || v.IsDuel() || v.HintsLeft() == 0 || v.Seat(v.ToMove()).IsAI() {
+		return nil
+	}
+	return []Button{{Label: T(l, MsgHintButton), Action: Action{Kind: Hint, Game: v.ID(), MoveNo: v.MoveNo()}}}
 }

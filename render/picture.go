@@ -27,7 +27,7 @@ import (
 // crossings; tic-tac-toe boards are paper with ❌ and ⭕ in cells. Column
 // letters run along the top and row numbers down the left, as on the text
 // board; the last move has a red dot (a yellow cell in tic-tac-toe) and a
-// red bar runs through a winning line.
+// red bar runs through a winning line; a hint is a blue target.
 
 // Base colours of the picture's palette.
 const (
@@ -218,7 +218,11 @@ func drawBoard(v session.View) (*image.Paletted, error) {
 	c := canvas{image.NewPaletted(image.Rectangle{Max: PictureSize(r)}, pal)}
 	last, hasLast := v.LastMove()
 	fouls := slices.SortedFunc(maps.Keys(v.Fouls()), func(a, b engine.Point) int { return cmp.Or(a.Y-b.Y, a.X-b.X) })
-	drawScene(c, face, scene{board: v.Board(), marked: marks(v), last: last, hasLast: hasLast, line: v.WinningLine(), fouls: fouls})
+	sc := scene{board: v.Board(), marked: marks(v), last: last, hasLast: hasLast, line: v.WinningLine(), fouls: fouls}
+	if h, ok := v.Hint(); ok {
+		sc.hint = &h
+	}
+	drawScene(c, face, sc)
 	return c.img, nil
 }
 
@@ -236,6 +240,8 @@ type scene struct {
 	// Black to move.
 	fouls   []engine.Point
 	caption string
+	// hint, when set, is the empty cell a hint suggests: a blue target.
+	hint *engine.Point
 }
 
 // drawScene draws a scene on the part of the picture c covers: a canvas
@@ -312,6 +318,11 @@ func drawScene(c canvas, face font.Face, s scene) {
 	if gomoku && s.hasLast {
 		cx, cy := centre(s.last)
 		c.disc(cx, cy, cf*0.13, cRed)
+	}
+	if s.hint != nil && cellRect(r, *s.hint).Overlaps(c.img.Rect) {
+		cx, cy := centre(*s.hint)
+		c.ring(cx, cy, cf*0.34, cf*0.08, cBlue)
+		c.disc(cx, cy, cf*0.12, cBlue)
 	}
 	if len(s.line) > 0 {
 		ax, ay := centre(s.line[0])

@@ -56,6 +56,13 @@ func textParts(v session.View, l Lang) (header, lines string) {
 		sb.WriteString("\n")
 		sb.WriteString(T(l, MsgTakebacks, n))
 	}
+	if h, ok := v.Hint(); ok && v.Status() == session.Running {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgHintShown, hintGlyph, FormatCoord(h, v.Rules()), v.HintsLeft()))
+	} else if n := v.Hints(); n > 0 {
+		sb.WriteString("\n")
+		sb.WriteString(T(l, MsgHintsUsed, n))
+	}
 	if asker := v.UndoAsk(); asker != engine.Empty && v.Status() == session.Running {
 		sb.WriteString("\n")
 		sb.WriteString(T(l, MsgUndoAsked, seatLabel(v, asker, l), seatLabel(v, asker.Opponent(), l)))
@@ -88,6 +95,7 @@ func Grid(v session.View) string {
 	g := glyphsFor(r)
 	marked := marks(v)
 	fouls := v.Fouls()
+	hint, hinted := v.Hint()
 	var sb strings.Builder
 	sb.WriteString(emojiColumnHeader(r))
 	sb.WriteString("\n")
@@ -97,6 +105,10 @@ func Grid(v session.View) string {
 			p := engine.Point{X: x, Y: y}
 			if _, ok := fouls[p]; ok {
 				sb.WriteString(forbiddenGlyph)
+				continue
+			}
+			if hinted && p == hint && b.At(p) == engine.Empty {
+				sb.WriteString(hintGlyph)
 				continue
 			}
 			sb.WriteString(g.cell(b.At(p), slices.Contains(marked, p)))

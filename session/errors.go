@@ -86,6 +86,12 @@ var (
 	// ErrNoUndoRequest is returned by AcceptUndo and DeclineUndo when the
 	// caller's opponent has no takeback request pending.
 	ErrNoUndoRequest = errors.New("no takeback request to answer")
+	// ErrHintDuel is returned by Hint in a duel: hints are only against
+	// the AI.
+	ErrHintDuel = errors.New("no hints in a duel")
+	// ErrHintLimit is returned by Hint when the game has had all the
+	// hints it allows (none, when it started with hints off).
+	ErrHintLimit = errors.New("no hints left in this game")
 	// ErrLocked is returned by OpenBolt when another process holds the
 	// database file.
 	ErrLocked = errors.New("database is in use by another process")

@@ -128,8 +128,16 @@ type Game struct {
 	// UndoAsk is the side that asked its opponent in a duel for a
 	// takeback not yet answered; Empty when none is pending.
 	UndoAsk engine.Stone
-	Created time.Time
-	Updated time.Time
+	// HintLimit is how many hints the player may ask for in a game
+	// against the AI (Limits.HintsPerGame when it started); Hints counts
+	// those given, and a game with any is marked in stats. Hint is the
+	// move suggested for the position on the board, nil once a move is
+	// played; it is never changed in place.
+	HintLimit int
+	Hints     int
+	Hint      *engine.Point
+	Created   time.Time
+	Updated   time.Time
 }
 
 // IsDuel reports whether two people play the game.
@@ -188,6 +196,10 @@ func (g *Game) Seat(s engine.Stone) Seat { return g.Seats[s-1] }
 func (g *Game) clone() Game {
 	c := *g
 	c.Moves = append([]engine.Point(nil), g.Moves...)
+	if g.Hint != nil {
+		h := *g.Hint
+		c.Hint = &h
+	}
 	return c
 }
 

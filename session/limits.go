@@ -22,6 +22,10 @@ type Limits struct {
 	ChallengeCooldown time.Duration
 	// UndosPerGame is how many takebacks one game may have.
 	UndosPerGame int
+	// HintsPerGame is how many hints (Service.Hint) the player of a game
+	// against the AI may ask for; unlike the fields above, zero means
+	// none. A game keeps the number it started with.
+	HintsPerGame int
 }
 
 // check returns ErrChatGames when the chat of who already holds

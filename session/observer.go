@@ -60,6 +60,8 @@ var reasons = []struct {
 	{ErrNoUndo, "no_undo"},
 	{ErrUndoLimit, "undo_limit"},
 	{ErrNoUndoRequest, "no_undo_request"},
+	{ErrHintDuel, "hint_duel"},
+	{ErrHintLimit, "hint_limit"},
 }
 
 // Reason returns the short name of the refusal err wraps, such as "busy"

@@ -57,6 +57,11 @@ type gameRecord struct {
 	// record with them but drops them when it rewrites it.
 	Takebacks int          `json:"tb,omitempty"`
 	UndoAsk   engine.Stone `json:"undo,omitempty"`
+	// HintLimit, Hints and Hint (a cell index) are omitted when zero or
+	// none, likewise.
+	HintLimit int  `json:"hl,omitempty"`
+	Hints     int  `json:"hints,omitempty"`
+	Hint      *int `json:"hint,omitempty"`
 }
 
 // decodeFault says why json.Unmarshal refused a record without quoting
@@ -86,6 +91,11 @@ func encodeGame(g *Game) ([]byte, error) {
 		Rules: g.Rules, Seats: g.Seats, Challenger: g.Challenger, Moves: make([]int, len(g.Moves)), Status: g.Status,
 		Winner: g.Winner, Version: g.Version, Seed: g.Seed, Deadline: g.Deadline, Rematch: g.Rematch,
 		Takebacks: g.Takebacks, UndoAsk: g.UndoAsk, Created: g.Created, Updated: g.Updated,
+		HintLimit: g.HintLimit, Hints: g.Hints,
+	}
+	if g.Hint != nil {
+		c := g.Hint.Y*g.Rules.Width + g.Hint.X
+		r.Hint = &c
 	}
 	for i, m := range g.Moves {
 		r.Moves[i] = m.Y*g.Rules.Width + m.X
@@ -115,6 +125,14 @@ func decodeGame(data []byte) (Game, error) {
 		Seats: r.Seats, Challenger: r.Challenger, Moves: make([]engine.Point, len(r.Moves)), Status: r.Status,
 		Winner: r.Winner, Version: r.Version, Seed: r.Seed, Deadline: r.Deadline, Rematch: r.Rematch,
 		Takebacks: r.Takebacks, UndoAsk: r.UndoAsk, Created: r.Created, Updated: r.Updated,
+		HintLimit: r.HintLimit, Hints: r.Hints,
+	}
+	if r.Hint != nil {
+		c := *r.Hint
+		if c < 0 || c >= r.Rules.Cells() {
+			return Game{}, fmt.Errorf("session: decode game %q: %w: hint at cell %d", r.ID, ErrSchema, c)
+		}
+		g.Hint = &engine.Point{X: c % r.Rules.Width, Y: c / r.Rules.Width}
 	}
 	for i, c := range r.Moves {
 		if c < 0 || c >= r.Rules.Cells() {
@@ -173,6 +191,10 @@ func wellFormed(g *Game) error {
 		return fmt.Errorf("open challenge without a challenger's id")
 	case g.Takebacks < 0:
 		return fmt.Errorf("%d takebacks", g.Takebacks)
+	case g.Hints < 0 || g.HintLimit < 0 || g.Hints > g.HintLimit || (g.HintLimit > 0 && ai == 0):
+		return fmt.Errorf("%d of %d hints in a game with %d AI seats", g.Hints, g.HintLimit, ai)
+	case g.Hint != nil && (g.Status != Running || g.Hints == 0):
+		return fmt.Errorf("hint shown in a %s game with %d hints", g.Status, g.Hints)
 	case g.UndoAsk > engine.White || (g.UndoAsk != engine.Empty && (ai > 0 || g.Status != Running)):
 		return fmt.Errorf("takeback asked by %d in a %s game with %d AI seats", g.UndoAsk, g.Status, ai)
 	}
@@ -263,7 +285,9 @@ func decodeStats(data []byte) (Stats, error) {
 		}
 		for o, t := range row {
 			if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 || t.Takebacks < 0 || t.TakebackWins < 0 ||
-				t.Takebacks > t.Games() || t.TakebackWins > min(t.Wins, t.Takebacks) {
+				t.Takebacks > t.Games() || t.TakebackWins > min(t.Wins, t.Takebacks) ||
+				t.Hinted < 0 || t.HintedWins < 0 || t.Hinted > t.Games() || t.HintedWins > min(t.Wins, t.Hinted) ||
+				t.TakebackWins+t.HintedWins > t.Wins {
 				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: counts out of range", r.User.ID, ErrSchema)
 			}
 			s.Results[f][o] = t

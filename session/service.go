@@ -169,6 +169,11 @@ type StartRequest struct {
 	Rules engine.Rules
 	Level engine.Level
 	Side  Side
+	// Alone starts the game only in a chat with no other live game, such
+	// as a chat that is one message (a Telegram inline message); Start
+	// gives ErrChatGames otherwise, checked in the transaction that
+	// stores the game.
+	Alone bool
 }
 
 // Start begins a game between the user and the AI and, when the AI moves
@@ -201,7 +206,22 @@ func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (_ Vie
 	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats = [2]Seat{ai, human}
 	}
-	return s.create(ctx, &g, nil)
+	var alone func(tx Tx, id GameID) error
+	if req.Alone {
+		alone = func(tx Tx, id GameID) error {
+			ids, err := tx.LiveGames(who.Platform, who.Chat)
+			if err != nil {
+				return err
+			}
+			for _, other := range ids {
+				if other != id {
+					return fmt.Errorf("session: start in %s chat %q, which holds game %s: %w", who.Platform, who.Chat, other, ErrChatGames)
+				}
+			}
+			return nil
+		}
+	}
+	return s.create(ctx, &g, alone)
 }
 
 // lockStart takes the lock that serialises starting games against the AI
@@ -257,6 +277,9 @@ func (s *Service) create(ctx context.Context, g *Game, also func(tx Tx, id GameI
 		return View{}, err
 	}
 	s.touch(g)
+	if !g.IsDuel() {
+		g.HintLimit = max(0, s.lim.HintsPerGame)
+	}
 	who := Actor{Platform: g.Platform, Chat: g.Chat, User: g.Seats[0].User}
 	if g.Challenger != engine.Empty {
 		who.User = g.Seat(g.Challenger).User
@@ -504,6 +527,7 @@ func (s *Service) play(g *Game, b *engine.Board, p engine.Point) error {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)
 	}
 	g.Moves = append(g.Moves, p)
+	g.Hint = nil
 	switch o := b.Outcome(); o.Status {
 	case engine.Won:
 		g.Status, g.Winner = Won, o.Winner
@@ -555,7 +579,7 @@ func (s *Service) commit(ctx context.Context, g *Game, b *engine.Board, was Stat
 	g.Version++
 	g.Updated = s.now()
 	if g.Status.Over() {
-		g.Deadline, g.UndoAsk = time.Time{}, engine.Empty
+		g.Deadline, g.UndoAsk, g.Hint = time.Time{}, engine.Empty, nil
 	}
 	ended := g.Status.Over() && !was.Over()
 	now, start := g.Updated, time.Now()

@@ -64,6 +64,11 @@ type Tally struct {
 	// TakebackWins the wins among them.
 	Takebacks    int `json:"t,omitempty"`
 	TakebackWins int `json:"tw,omitempty"`
+	// Hinted counts the games counted above that had hints, and
+	// HintedWins the wins among them that had no takebacks (those are in
+	// TakebackWins), so that no win is left out of the ranking twice.
+	Hinted     int `json:"h,omitempty"`
+	HintedWins int `json:"hw,omitempty"`
 }
 
 // Games returns the number of games counted.
@@ -71,7 +76,8 @@ func (t Tally) Games() int { return t.Wins + t.Losses + t.Draws }
 
 // add returns t plus the other tally.
 func (t Tally) add(o Tally) Tally {
-	return Tally{t.Wins + o.Wins, t.Losses + o.Losses, t.Draws + o.Draws, t.Takebacks + o.Takebacks, t.TakebackWins + o.TakebackWins}
+	return Tally{t.Wins + o.Wins, t.Losses + o.Losses, t.Draws + o.Draws, t.Takebacks + o.Takebacks, t.TakebackWins + o.TakebackWins,
+		t.Hinted + o.Hinted, t.HintedWins + o.HintedWins}
 }
 
 // InitialRating is the duel rating of a player with no duels.
@@ -165,6 +171,12 @@ func countResult(tx Tx, g *Game) error {
 				t.TakebackWins++
 			}
 		}
+		if g.Hints > 0 {
+			t.Hinted++
+			if g.Winner == side && g.Takebacks == 0 {
+				t.HintedWins++
+			}
+		}
 		people = append(people, side)
 		stats[side] = &st
 	}
@@ -196,7 +208,7 @@ const (
 	// ByRating ranks players with at least one duel by duel rating.
 	ByRating Board = iota
 	// ByHardWins ranks players with at least one win against hard by
-	// those wins; wins in games with takebacks do not count.
+	// those wins; wins in games with takebacks or hints do not count.
 	ByHardWins
 )
 
@@ -216,10 +228,10 @@ func (b Board) Score(s Stats) float64 {
 }
 
 // hardWins returns the wins against the hard AI in games without
-// takebacks.
+// takebacks or hints.
 func (s Stats) hardWins() int {
 	t := s.Against(VsHard)
-	return t.Wins - t.TakebackWins
+	return t.Wins - t.TakebackWins - t.HintedWins
 }
 
 // qualifies reports whether s belongs on board b.

@@ -135,7 +135,7 @@ func (s *Service) takeBack(g *Game, side engine.Stone) error {
 	}
 	g.Moves = g.Moves[:len(g.Moves)-k]
 	g.Takebacks++
-	g.UndoAsk = engine.Empty
+	g.UndoAsk, g.Hint = engine.Empty, nil
 	s.touch(g)
 	return nil
 }

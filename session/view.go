@@ -117,3 +117,18 @@ func (v View) Takebacks() int { return v.g.Takebacks }
 // UndoAsk returns the side whose takeback request awaits its opponent's
 // answer in a duel, or engine.Empty.
 func (v View) UndoAsk() engine.Stone { return v.g.UndoAsk }
+
+// Hint returns the move suggested by a hint for the position on the
+// board, and whether there is one.
+func (v View) Hint() (engine.Point, bool) {
+	if v.g.Hint == nil {
+		return engine.Point{}, false
+	}
+	return *v.g.Hint, true
+}
+
+// Hints returns how many hints the game had.
+func (v View) Hints() int { return v.g.Hints }
+
+// HintsLeft returns how many more hints the game allows.
+func (v View) HintsLeft() int { return max(0, v.g.HintLimit-v.g.Hints) }

@@ -15,6 +15,7 @@ const (
 	cmdMove   = "move"
 	cmdResign = "resign"
 	cmdUndo   = "undo"
+	cmdHint   = "hint"
 	cmdStats  = "stats"
 	cmdTop    = "top"
 	cmdLang   = "lang"
@@ -108,6 +109,7 @@ func Commands() []*discordgo.ApplicationCommand {
 		play, move,
 		simple(cmdResign, render.MsgMenuResign),
 		simple(cmdUndo, render.MsgMenuUndo),
+		simple(cmdHint, render.MsgMenuHint),
 		simple(cmdStats, render.MsgMenuStats),
 		simple(cmdTop, render.MsgMenuTop),
 		lang,

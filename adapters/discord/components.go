@@ -114,7 +114,7 @@ func button(b render.Button, id string) discordgo.Button {
 		btn.Style = discordgo.DangerButton
 	case render.Accept, render.Rematch, render.UndoAccept:
 		btn.Style = discordgo.SuccessButton
-	case render.Scroll, render.Undo:
+	case render.Scroll, render.Undo, render.Hint:
 		btn.Style = discordgo.PrimaryButton
 	}
 	return btn

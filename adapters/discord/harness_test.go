@@ -192,6 +192,7 @@ func (h *harness) boot() {
 		NewSeed:   func() uint64 { h.mu.Lock(); defer h.mu.Unlock(); h.seed++; return h.seed },
 		NewPlayer: h.newPlayer,
 		Now:       h.clock,
+		Limits:    session.Limits{HintsPerGame: 3},
 		// Sweep runs on the test's goroutine, after boot set h.bot.
 		OnExpire: func(v session.View) { h.bot.Expired(v) },
 	})

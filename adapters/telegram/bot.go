@@ -180,6 +180,12 @@ func updateChat(u tgbotapi.Update) int64 {
 		return u.Message.Chat.ID
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil:
 		return u.CallbackQuery.Message.Chat.ID
+	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "":
+		return inlineKey(u.CallbackQuery.InlineMessageID)
+	case u.ChosenInlineResult != nil && u.ChosenInlineResult.InlineMessageID != "":
+		return inlineKey(u.ChosenInlineResult.InlineMessageID)
+	case u.InlineQuery != nil:
+		return inlineKey("query:" + u.InlineQuery.ID)
 	}
 	return 0
 }
@@ -306,7 +312,7 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit, again fun
 	// the poll, and every request bound to ctx.
 	poller := *b.api
 	poller.Client = ctxClient{ctx: ctx, client: &http.Client{Transport: b.cfg.Transport, Timeout: b.cfg.PollTimeout + b.cfg.RequestTimeout}}
-	cfg := tgbotapi.UpdateConfig{Timeout: int(b.cfg.PollTimeout / time.Second), AllowedUpdates: []string{"message", "callback_query"}}
+	cfg := tgbotapi.UpdateConfig{Timeout: int(b.cfg.PollTimeout / time.Second), AllowedUpdates: allowedUpdates}
 	offset, failures := 0, 0
 	for ctx.Err() == nil {
 		cfg.Offset = offset
@@ -446,7 +452,7 @@ func (b *Bot) serveWebhook(ctx context.Context, accept func(context.Context, tgb
 	err := b.makeRequest(ctx, "setWebhook", tgbotapi.Params{
 		"url":             b.cfg.Webhook.URL,
 		"secret_token":    b.cfg.Webhook.Secret,
-		"allowed_updates": `["message","callback_query"]`,
+		"allowed_updates": allowedUpdatesJSON,
 	})
 	if err != nil {
 		srv.Close()

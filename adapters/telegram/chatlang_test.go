@@ -53,9 +53,9 @@ func TestChatLangByAdminsOfAGroup(t *testing.T) {
 	}
 }
 
-// TestInlineTapAnswersInTheUsersLanguage checks that a tap on a button of
-// an inline message (which this bot never sends) is refused in the
-// language the user chose with /lang, not their app's.
+// TestInlineTapAnswersInTheUsersLanguage checks that a bad tap on a button
+// of an inline message is refused in the language the user chose with
+// /lang, not their app's.
 func TestInlineTapAnswersInTheUsersLanguage(t *testing.T) {
 	h := newHarness(t, nil)
 	chat, me := private(3400), user(3400, "en")

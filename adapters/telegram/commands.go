@@ -27,6 +27,7 @@ var menuCommands = []struct {
 	{adapters.CmdRematch, render.MsgMenuRematch},
 	{adapters.CmdResign, render.MsgMenuResign},
 	{adapters.CmdUndo, render.MsgMenuUndo},
+	{adapters.CmdHint, render.MsgMenuHint},
 	{adapters.CmdStats, render.MsgMenuStats},
 	{adapters.CmdTop, render.MsgMenuTop},
 	{adapters.CmdLang, render.MsgMenuLang},

@@ -28,10 +28,16 @@ func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
 		b.cfg.OnUpdate(updateKind(u))
 	}
 	switch {
+	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "" && u.CallbackQuery.From != nil:
+		b.onInlineTap(ctx, u.CallbackQuery)
 	case u.CallbackQuery != nil:
 		b.onTap(ctx, u.CallbackQuery)
 	case u.Message != nil:
 		b.onMessage(ctx, u.Message)
+	case u.InlineQuery != nil:
+		b.onInlineQuery(ctx, u.InlineQuery)
+	case u.ChosenInlineResult != nil:
+		b.onChosen(ctx, u.ChosenInlineResult)
 	}
 }
 
@@ -42,6 +48,10 @@ func updateKind(u tgbotapi.Update) string {
 		return "callback"
 	case u.Message != nil:
 		return "message"
+	case u.InlineQuery != nil:
+		return "inline_query"
+	case u.ChosenInlineResult != nil:
+		return "chosen_inline_result"
 	}
 	return "other"
 }
@@ -234,7 +244,7 @@ func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View,
 // for the edit, which may wait for flood control.
 func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	if q.From == nil || q.Message == nil || q.Message.Chat == nil {
-		// A button of an inline message: this bot sends none.
+		// A button with neither a message nor an inline message.
 		lang := render.English
 		if q.From != nil {
 			lang = b.disp.Lang(ctx, adapters.Request{User: userOf(q.From), Locale: q.From.LanguageCode})
@@ -383,6 +393,10 @@ const expireTimeout = 2 * time.Minute
 // during and (to no effect but a logged error) after Run.
 func (b *Bot) Expired(v session.View) {
 	if v.Platform() != Platform || v.Message() == "" {
+		return
+	}
+	if _, ok := adapters.IsInlineChat(v.Chat()); ok {
+		b.expiredInline(v)
 		return
 	}
 	chat, err := strconv.ParseInt(v.Chat(), 10, 64)

@@ -28,10 +28,12 @@ type outbox struct {
 	changed chan struct{} // closed and replaced when a message leaves pending
 }
 
-// messageKey names a message.
+// messageKey names a message: message id of chat, or the inline message
+// inline, whose chat is its inlineKey.
 type messageKey struct {
-	chat int64
-	id   int
+	chat   int64
+	id     int
+	inline string
 }
 
 // edit is one edit call.
@@ -59,7 +61,11 @@ func newOutbox(b *Bot, ctx context.Context) *outbox {
 // one (nil for "message is not modified"); otherwise a failure is logged.
 // done must have room for one value.
 func (o *outbox) put(chat int64, id int, method string, c tgbotapi.Chattable, done chan error) {
-	k := messageKey{chat, id}
+	o.putKey(messageKey{chat: chat, id: id}, method, c, done)
+}
+
+// putKey queues an edit of message k, as put.
+func (o *outbox) putKey(k messageKey, method string, c tgbotapi.Chattable, done chan error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	m, busy := o.pending[k]
@@ -74,8 +80,13 @@ func (o *outbox) put(chat int64, id int, method string, c tgbotapi.Chattable, do
 
 // wait queues an edit like put and waits for its outcome, or for ctx.
 func (o *outbox) wait(ctx context.Context, chat int64, id int, method string, c tgbotapi.Chattable) error {
+	return o.waitKey(ctx, messageKey{chat: chat, id: id}, method, c)
+}
+
+// waitKey queues an edit of message k and waits for it, as wait.
+func (o *outbox) waitKey(ctx context.Context, k messageKey, method string, c tgbotapi.Chattable) error {
 	done := make(chan error, 1)
-	o.put(chat, id, method, c, done)
+	o.putKey(k, method, c, done)
 	var err error
 	// The wait for the edit's turn under flood control lends the update
 	// worker out (session.Lend), so that it holds up no other chat.
@@ -123,7 +134,7 @@ func (o *outbox) send(k messageKey, m *outgoing) {
 				done <- err
 			} else if err != nil && !logged {
 				logged = true
-				o.b.log.Error("editing a message failed", "chat", k.chat, "message", k.id, "err", err)
+				o.b.log.Error("editing a message failed", "chat", k.chat, "message", k.id, "inline", k.inline != "", "err", err)
 			}
 		}
 		m.sending = nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,6 +61,9 @@ type Config struct {
 		// UndosPerGame is how many takebacks one game may have; 0 means
 		// no limit.
 		UndosPerGame int `yaml:"undos_per_game"`
+		// HintsPerGame is how many hints a game against the AI allows;
+		// 0 turns hints off.
+		HintsPerGame int `yaml:"hints_per_game"`
 	} `yaml:"limits"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /backup; empty
@@ -96,6 +100,7 @@ func defaultConfig() Config {
 	c.Limits.GamesPerChat = 100
 	c.Limits.ChallengeCooldown = 5 * time.Second
 	c.Limits.UndosPerGame = 3
+	c.Limits.HintsPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
 	return c
 }
@@ -114,6 +119,10 @@ var envOverrides = []struct {
 	{"BOT_METRICS_LISTEN", func(c *Config, v string) { c.Metrics.Listen = v }},
 	{"BOT_BACKUP_TOKEN", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
 }
+
+// hintsEnv overrides limits.hints_per_game, a number: loadConfig
+// parses it apart from envOverrides, whose values are text.
+const hintsEnv = "BOT_HINTS_PER_GAME"
 
 // loadConfig reads the YAML file at path (none when path is empty) over the
 // defaults, then applies the environment from getenv, and checks every
@@ -136,6 +145,13 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 		if v := getenv(e.name); v != "" {
 			e.set(&c, v)
 		}
+	}
+	if v := getenv(hintsEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return c, fmt.Errorf("config: limits.hints_per_game (env %s) %q: %w: want a whole number, 0 for none", hintsEnv, v, errBadValue)
+		}
+		c.Limits.HintsPerGame = n
 	}
 	return c, validate(c)
 }

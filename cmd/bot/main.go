@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		Limits: session.Limits{
 			GamesPerUser: cfg.Limits.GamesPerUser, GamesPerChat: cfg.Limits.GamesPerChat,
 			ChallengeCooldown: cfg.Limits.ChallengeCooldown, UndosPerGame: cfg.Limits.UndosPerGame,
+			HintsPerGame: cfg.Limits.HintsPerGame,
 		},
 		Observer: m,
 		OnExpire: func(v session.View) {

@@ -40,6 +40,8 @@ func envOf(key string) string {
 		return "TELEGRAM_WEBHOOK_SECRET"
 	case "discord.token":
 		return "DISCORD_TOKEN"
+	case "limits.hints_per_game":
+		return hintsEnv
 	}
 	return ""
 }
@@ -97,6 +99,7 @@ func validate(c Config) error {
 	nonNegative("limits.games_per_chat", c.Limits.GamesPerChat)
 	nonNegativeDuration("limits.challenge_cooldown", c.Limits.ChallengeCooldown)
 	nonNegative("limits.undos_per_game", c.Limits.UndosPerGame)
+	nonNegative("limits.hints_per_game", c.Limits.HintsPerGame)
 	if l := c.Metrics.Listen; l != "" && !hostPort(l) {
 		bad("metrics.listen", l, "host:port or :port, or empty for none")
 	}

@@ -7,7 +7,10 @@
 // sendMessage, editMessageText, editMessageReplyMarkup, editMessageMedia,
 // sendPhoto, answerCallbackQuery, sendChatAction, getChatMember (with
 // the statuses SetMember sets), setMyCommands, setWebhook and
-// deleteWebhook. It records every call, keeps the state of
+// deleteWebhook, and inline mode: inline queries, answerInlineQuery (at
+// most 50 results with unique ids, one answer per query, within its
+// window), chosen results, inline messages, their taps and their edits
+// through inline_message_id (see InlineQuery). It records every call, keeps the state of
 // every message the bot sent (text or photo, caption, inline keyboard) so
 // a test can tap a button by reading its callback data, answers "message
 // is not modified" the way Telegram does, and can be told to fail chosen

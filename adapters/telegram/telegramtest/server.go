@@ -148,6 +148,8 @@ type Server struct {
 	// statuses holds the status of the members SetMember named, by chat
 	// and user.
 	statuses map[int64]map[int64]string
+	// inline holds the inline queries and messages (inlineLocked).
+	inline inlineState
 }
 
 // NewServer starts a Server on a loopback port.
@@ -861,7 +863,12 @@ func (s *Server) perform(c Call) (any, *apiError) {
 		m.Photo, m.Caption, m.Markup = photo, p["caption"], markup
 		return s.apiMessage(m), nil
 	case "editMessageText", "editMessageReplyMarkup", "editMessageMedia":
+		if id := p["inline_message_id"]; id != "" {
+			return s.editInline(c.Method, id, p)
+		}
 		return s.edit(c)
+	case "answerInlineQuery":
+		return s.answerInline(p)
 	}
 	return nil, &apiError{status: http.StatusNotFound, description: "Not Found: method " + c.Method}
 }
