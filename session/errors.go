@@ -86,7 +86,4 @@ var (
 	// ErrNoUndoRequest is returned by AcceptUndo and DeclineUndo when the
 	// caller's opponent has no takeback request pending.
 	ErrNoUndoRequest = errors.New("no takeback request to answer")
-	// ErrLocked is returned by OpenBolt when another process holds the
-	// database file.
-	ErrLocked = errors.New("database is in use by another process")
 )

@@ -23,7 +23,7 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	}
 	checkAndClose(t, st)
 
-	st2, err := OpenBolt(path, nil)
+	st2, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

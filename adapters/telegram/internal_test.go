@@ -17,6 +17,8 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // grid returns a keyboard of rows with the given widths, cells placing
@@ -299,7 +301,7 @@ func TestNewRefusesBadConfig(t *testing.T) {
 }
 
 func TestDefaultSlowMoveIsHardOnBigBoards(t *testing.T) {
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

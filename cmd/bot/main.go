@@ -71,10 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	log.Debug("configuration", "db", cfg.Database.Path, "telegram_token", cfg.Telegram.Token,
 		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
 
-	store, err := session.OpenBolt(cfg.Database.Path, nil)
-	if errors.Is(err, session.ErrLocked) {
-		return fmt.Errorf("%s is in use by another running bot; stop it or use -db for another file", cfg.Database.Path)
-	}
+	store, err := openConfigured(&cfg)
 	if err != nil {
 		return err
 	}
@@ -104,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.DB(), backupConfig{Token: cfg.Metrics.BackupToken}, log)
+		h := opsHandler(m, store.file, backupConfig{Token: cfg.Metrics.BackupToken}, log)
 		backup := cfg.Metrics.BackupToken != ""
 		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
 	}
