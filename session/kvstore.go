@@ -63,6 +63,15 @@ func (s *KVStore) Update(ctx context.Context, fn func(Tx) error) error {
 	return s.kv.Update(ctx, func(tx kv.Tx) error { return fn(kvTx{tx}) })
 }
 
+// MaxOps returns how many keys one transaction of the kv store may read
+// and write, or 0 for no limit.
+func (s *KVStore) MaxOps() int {
+	if m, ok := s.kv.(interface{ MaxOps() int }); ok {
+		return m.MaxOps()
+	}
+	return 0
+}
+
 // Close closes the kv store.
 func (s *KVStore) Close() error { return s.kv.Close() }
 

@@ -161,19 +161,24 @@ func (s *Service) duplicated(ctx context.Context, v View, err error) (View, erro
 // it on every tick.
 func (s *Service) ForgetUpdates(ctx context.Context) (int, error) {
 	before := s.now().Add(-s.updateTTL)
+	batch := forgetBatch
+	if m, ok := s.store.(interface{ MaxOps() int }); ok && m.MaxOps() > 0 {
+		// Each mark forgotten is a key read and two deleted.
+		batch = max(1, min(batch, m.MaxOps()/2-1))
+	}
 	total := 0
 	for {
 		n := 0
 		err := s.store.Update(ctx, func(tx Tx) error {
 			var err error
-			n, err = tx.ForgetUpdateMarks(before, forgetBatch)
+			n, err = tx.ForgetUpdateMarks(before, batch)
 			return err
 		})
 		if err != nil {
 			return total, fmt.Errorf("session: forget handled updates: %w", err)
 		}
 		total += n
-		if n < forgetBatch {
+		if n < batch {
 			return total, nil
 		}
 	}
