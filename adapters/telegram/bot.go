@@ -156,6 +156,14 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return err
 	}
+	if b.cfg.Reclaim != nil {
+		reclaimed := make(chan struct{})
+		defer func() { <-reclaimed }()
+		go func() {
+			defer close(reclaimed)
+			b.reclaim(ctx, submit)
+		}()
+	}
 	if b.cfg.Mode == ModeWebhook {
 		err := b.serveWebhook(ctx, func(rctx context.Context, u tgbotapi.Update) error {
 			return b.accept(ctx, rctx, u, submit, again)
@@ -217,6 +225,49 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 		b.log.Info("replayed updates a stop left unhandled", "count", len(pending))
 	}
 	return replayed, nil
+}
+
+// reclaim submits, on each tick of Config.Reclaim until ctx ends, the
+// updates of the inbox that were there on the previous tick too and that
+// this process does not hold: another replica accepted them and stopped
+// before it finished. Handling them again is safe: their effect commits
+// once, with their update mark.
+func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) {
+	var seen map[int64]bool
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.cfg.Reclaim:
+		}
+		pending, err := b.svc.Pending(ctx, Platform)
+		if err != nil {
+			b.log.Error("reading the inbox to reclaim updates failed", "err", err)
+			continue
+		}
+		now := make(map[int64]bool, len(pending))
+		for _, it := range pending {
+			now[it.ID] = true
+			if !seen[it.ID] {
+				continue
+			}
+			var u tgbotapi.Update
+			if err := json.Unmarshal(it.Data, &u); err != nil {
+				continue // replay at start drops it
+			}
+			cl, first := b.claims.take(u.UpdateID)
+			if !first {
+				continue // this process holds it
+			}
+			cl.done(nil)
+			if err := submit(ctx, u); err != nil {
+				b.claims.release(u.UpdateID)
+				return
+			}
+			b.log.Info("reclaimed an update another replica left unhandled", "update", u.UpdateID)
+		}
+		seen = now
+	}
 }
 
 // receive keeps updates in the session's inbox before they are queued,

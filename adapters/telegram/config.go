@@ -77,6 +77,12 @@ type Config struct {
 	// take long enough (over ~300 ms) to show "typing" first. Default: a
 	// hard AI on a board of more than 25 cells.
 	SlowMove func(v session.View) bool
+	// Reclaim, when set, delivers the ticks on which the Bot takes over
+	// the updates kept in the store's inbox that were there, unhandled,
+	// on the previous tick too: those a replica that stopped had accepted
+	// (webhook replicas sharing one store). Give ticks to one replica at
+	// a time, the elected one; nil turns reclaiming off.
+	Reclaim <-chan time.Time
 	// Log receives the Bot's logs; nil discards them.
 	Log *slog.Logger
 	// OnUpdate, when set, is called with the kind ("message", "callback"

@@ -26,6 +26,12 @@ func envOf(key string) string {
 	switch key {
 	case "database.path":
 		return "BOT_DB"
+	case "database.backend":
+		return "BOT_DB_BACKEND"
+	case "database.etcd.endpoints":
+		return "BOT_ETCD_ENDPOINTS"
+	case "database.etcd.password":
+		return "BOT_ETCD_PASSWORD"
 	case "log.level":
 		return "BOT_LOG_LEVEL"
 	case "metrics.listen":
@@ -79,6 +85,33 @@ func validate(c Config) error {
 
 	if strings.TrimSpace(c.Database.Path) == "" {
 		bad("database.path", c.Database.Path, "a file path")
+	}
+	if b := c.Database.Backend; b != "bbolt" && b != "etcd" {
+		bad("database.backend", b, "bbolt (one process) or etcd (replicas)")
+	}
+	ec := c.Database.Etcd
+	if c.Database.Backend == "etcd" && len(ec.Endpoints) == 0 {
+		bad("database.etcd.endpoints", "", "the cluster's client URLs, such as http://127.0.0.1:2379")
+	}
+	for _, e := range ec.Endpoints {
+		if !etcdEndpoint(e) {
+			bad("database.etcd.endpoints", e, "http(s)://host:port or host:port")
+		}
+	}
+	if p := ec.Prefix; p == "" || hasSpace(p) {
+		bad("database.etcd.prefix", p, "a key prefix without spaces, such as boardbot/")
+	}
+	if (ec.Username == "") != (ec.Password == "") {
+		bad("database.etcd.username", ec.Username, "a username and a password together, or neither")
+	}
+	if (ec.CertFile == "") != (ec.KeyFile == "") {
+		bad("database.etcd.cert_file", ec.CertFile, "cert_file and key_file together, or neither")
+	}
+	if ec.DialTimeout <= 0 {
+		bad("database.etcd.dial_timeout", ec.DialTimeout, "a duration above 0, such as 5s")
+	}
+	if ec.RequestTimeout <= 0 {
+		bad("database.etcd.request_timeout", ec.RequestTimeout, "a duration above 0, such as 5s")
 	}
 	if _, err := logLevel(c.Log.Level); err != nil {
 		bad("log.level", c.Log.Level, "debug, info, warn or error")
@@ -140,6 +173,14 @@ func validate(c Config) error {
 		bad("discord.api_base", b, "an http(s) URL, or empty")
 	}
 	return errors.Join(errs...)
+}
+
+// etcdEndpoint reports whether s is an etcd client URL or host:port.
+func etcdEndpoint(s string) bool {
+	if strings.Contains(s, "://") {
+		return webURL(s)
+	}
+	return hostPort(s) && !strings.HasPrefix(s, ":")
 }
 
 // knownLocale reports whether the terminal's locale names a language of
