@@ -183,3 +183,18 @@ func (s *Service) ForgetUpdates(ctx context.Context) (int, error) {
 		}
 	}
 }
+
+// Seen reports whether update id of platform p has a mark: it took effect,
+// or was handled (Handled), within Config.UpdateTTL.
+func (s *Service) Seen(ctx context.Context, p Platform, id string) (bool, error) {
+	var ok bool
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		_, ok, err = tx.UpdateMark(p, id)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("session: %s update %s: %w", p, id, err)
+	}
+	return ok, nil
+}

@@ -86,6 +86,16 @@ type Config struct {
 		GuildID string `yaml:"guild_id"`
 		// APIBase replaces https://discord.com/ (a REST proxy, or a test).
 		APIBase string `yaml:"api_base"`
+		// Interactions, with a public key, serves the Interactions
+		// Endpoint URL instead of opening the gateway.
+		Interactions struct {
+			// Listen is the address of the endpoint, such as ":8080".
+			Listen string `yaml:"listen"`
+			// Path is the endpoint's path; default "/interactions".
+			Path string `yaml:"path"`
+			// PublicKey is the application's public key, in hex.
+			PublicKey string `yaml:"public_key"`
+		} `yaml:"interactions"`
 	} `yaml:"discord"`
 }
 
@@ -126,6 +136,7 @@ func defaultConfig() Config {
 	c.Limits.ChallengeCooldown = 5 * time.Second
 	c.Limits.UndosPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
+	c.Discord.Interactions.Path = "/interactions"
 	return c
 }
 
@@ -138,6 +149,7 @@ var envOverrides = []struct {
 	{"TELEGRAM_API_ENDPOINT", func(c *Config, v string) { c.Telegram.APIEndpoint = v }},
 	{"TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.Webhook.Secret = Secret(v) }},
 	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
+	{"DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.Interactions.PublicKey = v }},
 	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
 	{"BOT_DB_BACKEND", func(c *Config, v string) { c.Database.Backend = v }},
 	{"BOT_ETCD_ENDPOINTS", func(c *Config, v string) { c.Database.Etcd.Endpoints = splitList(v) }},

@@ -13,8 +13,8 @@ import (
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore"
-	"go.etcd.io/etcd/client/pkg/v3/transport"
 	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 )
 
 // openedStore is the configured store: the game logic's Store and, by

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -46,6 +48,8 @@ func envOf(key string) string {
 		return "TELEGRAM_WEBHOOK_SECRET"
 	case "discord.token":
 		return "DISCORD_TOKEN"
+	case "discord.interactions.public_key":
+		return "DISCORD_PUBLIC_KEY"
 	}
 	return ""
 }
@@ -171,6 +175,23 @@ func validate(c Config) error {
 	}
 	if b := dc.APIBase; b != "" && !webURL(b) {
 		bad("discord.api_base", b, "an http(s) URL, or empty")
+	}
+	in := dc.Interactions
+	if k := in.PublicKey; k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
+			bad("discord.interactions.public_key", k, "the application's public key: 64 hex digits from the developer portal")
+		}
+		if !hostPort(in.Listen) {
+			bad("discord.interactions.listen", in.Listen, "host:port or :port of the Interactions Endpoint URL")
+		}
+		if dc.AppID == "" {
+			bad("discord.app_id", dc.AppID, "the application id, which the interactions endpoint needs (no gateway tells it)")
+		}
+	} else if in.Listen != "" && !hostPort(in.Listen) {
+		bad("discord.interactions.listen", in.Listen, "host:port or :port, or empty")
+	}
+	if !strings.HasPrefix(in.Path, "/") {
+		bad("discord.interactions.path", in.Path, "a path starting with /")
 	}
 	return errors.Join(errs...)
 }

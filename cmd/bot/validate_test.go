@@ -58,8 +58,12 @@ func TestValidateNamesEveryBadKey(t *testing.T) {
 		{name: "backend typo", env: map[string]string{"BOT_DB_BACKEND": "etc"}, want: [][]string{{"database.backend (env BOT_DB_BACKEND)", `"etc"`, "bbolt"}}},
 		{name: "etcd without endpoints", yaml: "database:\n  backend: etcd\n", want: [][]string{{"database.etcd.endpoints (env BOT_ETCD_ENDPOINTS)"}}},
 		{name: "bad etcd values", yaml: "database:\n  etcd:\n    endpoints: [\"ftp://x\"]\n    prefix: \"\"\n    cert_file: c.pem\n    request_timeout: 0s\n",
-			env: map[string]string{"BOT_ETCD_PASSWORD": secret},
+			env:  map[string]string{"BOT_ETCD_PASSWORD": secret},
 			want: [][]string{{"database.etcd.endpoints", `"ftp://x"`}, {"database.etcd.prefix", `""`}, {"database.etcd.username", "together"}, {"database.etcd.cert_file", "key_file"}, {"database.etcd.request_timeout", "0s"}}},
+		{name: "discord interactions", yaml: "discord:\n  app_id: \"123\"\n  interactions:\n    listen: :8080\n",
+			env: map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}},
+		{name: "bad discord interactions", yaml: "discord:\n  interactions:\n    path: x\n", env: map[string]string{"DISCORD_PUBLIC_KEY": "abc"},
+			want: [][]string{{"discord.interactions.public_key (env DISCORD_PUBLIC_KEY)", `"abc"`}, {"discord.interactions.listen"}, {"discord.app_id", "interactions"}, {"discord.interactions.path", `"x"`}}},
 		{name: "every bad key at once", yaml: "ai:\n  think_time: -5s\nconsole:\n  locale: fr\ntelegram:\n  mode: pollin\nlog:\n  level: loud\n",
 			want: [][]string{{"ai.think_time -5s"}, {`console.locale "fr"`}, {`telegram.mode "pollin"`}, {`log.level (env BOT_LOG_LEVEL) "loud"`}}},
 	} {
