@@ -24,6 +24,7 @@ var (
 	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
 	bucketUserLive     = []byte("userlive")     // platform, user, id → id of an open or running game the user plays
 	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → the update, received but not handled
+	bucketInboxClaims  = []byte("inboxclaims")  // platform, update id (8 bytes) → holder (8 bytes), time kept (timeKey)
 	bucketUpdates      = []byte("updates")      // platform, update id → updateRecord of a handled update
 	bucketUpdateTimes  = []byte("updatetimes")  // time marked, platform, update id → nothing
 	bucketFocus        = []byte("focus")        // platform, chat, user → id of the game the user last saw or touched
@@ -31,6 +32,7 @@ var (
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
 		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
+		bucketInboxClaims,
 	}
 )
 
@@ -316,7 +318,22 @@ func (t kvTx) PutInbox(p Platform, it InboxItem) error {
 }
 
 func (t kvTx) DeleteInbox(p Platform, id int64) error {
+	if err := t.tx.Delete(bucketInboxClaims, inboxKey(p, id)); err != nil {
+		return err
+	}
 	return t.tx.Delete(bucketInbox, inboxKey(p, id))
+}
+
+func (t kvTx) ClaimInbox(p Platform, id int64, holder uint64, at time.Time) error {
+	return t.tx.Put(bucketInboxClaims, inboxKey(p, id), append(binary.BigEndian.AppendUint64(nil, holder), timeKey(at)...))
+}
+
+func (t kvTx) InboxClaim(p Platform, id int64) (uint64, time.Time, bool, error) {
+	data, err := t.tx.Get(bucketInboxClaims, inboxKey(p, id))
+	if err != nil || len(data) < 16 {
+		return 0, time.Time{}, false, err
+	}
+	return binary.BigEndian.Uint64(data), time.Unix(0, int64(binary.BigEndian.Uint64(data[8:]))), true, nil
 }
 
 func (t kvTx) Inbox(p Platform) ([]InboxItem, error) {

@@ -194,7 +194,7 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 		for _, id := range ids {
 			items = append(items, InboxItem{ID: id, Data: []byte("u")})
 		}
-		done, err := s.Receive(ctx, "tg", items)
+		done, _, err := s.Receive(ctx, "tg", items)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -271,8 +271,10 @@ func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi
 }
 
 // receive keeps updates in the session's inbox before they are queued,
-// and returns the ids of those that were handled already: they are not
-// kept, and are only answered (handledAgain), not handled again.
+// and returns the ids of those not to be handled here: true for those
+// handled already, which are only answered (handledAgain), false for
+// those another replica sharing the store kept and is handling, which
+// are left to it (or to the replica that reclaims them if it stops).
 func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) (map[int]bool, error) {
 	items := make([]session.InboxItem, 0, len(updates))
 	for _, u := range updates {
@@ -282,13 +284,16 @@ func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) (map[int]b
 		}
 		items = append(items, session.InboxItem{ID: int64(u.UpdateID), Data: data})
 	}
-	ids, err := b.svc.Receive(ctx, Platform, items)
+	ids, held, err := b.svc.Receive(ctx, Platform, items)
 	if err != nil {
 		return nil, err
 	}
-	done := make(map[int]bool, len(ids))
+	done := make(map[int]bool, len(ids)+len(held))
 	for _, id := range ids {
 		done[int(id)] = true
+	}
+	for _, id := range held {
+		done[int(id)] = false
 	}
 	return done, nil
 }
@@ -329,9 +334,11 @@ func (b *Bot) accept(ctx, rctx context.Context, u tgbotapi.Update, submit, again
 	qctx, cancel := context.WithCancel(rctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
-	if done[u.UpdateID] {
+	if handled, ok := done[u.UpdateID]; ok {
 		b.claims.release(u.UpdateID)
-		again(qctx, u)
+		if handled {
+			again(qctx, u)
+		}
 		return nil
 	}
 	if err := submit(qctx, u); err != nil && ctx.Err() == nil {
@@ -409,8 +416,12 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit, again fun
 				continue
 			}
 			queue := submit
-			if done[u.UpdateID] {
+			if handled, ok := done[u.UpdateID]; ok {
 				queue = again
+				if !handled {
+					offset = u.UpdateID + 1
+					continue
+				}
 			}
 			if err := queue(ctx, u); err != nil {
 				return offset, nil
