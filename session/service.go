@@ -87,7 +87,7 @@ type Service struct {
 	updateTTL time.Duration
 	// holder names this Service in the inbox claims of the store, which
 	// other processes may share.
-	holder uint64
+	holder    uint64
 	onExpire  func(View)
 	locks     keyedMutex
 	pool      *aiPool
