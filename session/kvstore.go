@@ -262,9 +262,20 @@ func (t kvTx) getID(bucket, key []byte, what string) (GameID, error) {
 // scanPrefix calls fn with the keys of bucket that start with prefix, in
 // order, until fn returns false.
 func (t kvTx) scanPrefix(bucket, prefix []byte, fn func(k, v []byte) bool) error {
-	return t.tx.Scan(bucket, prefix, func(k, v []byte) bool {
-		return bytes.HasPrefix(k, prefix) && fn(k, v)
-	})
+	return t.tx.Scan(bucket, prefix, prefixEnd(prefix), fn)
+}
+
+// prefixEnd returns the least key above every key that starts with p, or
+// nil when there is none.
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
 }
 
 func (t kvTx) NewGameID() (GameID, error) {
@@ -397,14 +408,14 @@ func (t kvTx) PutUpdateMark(p Platform, id string, m UpdateMark) error {
 }
 
 func (t kvTx) ForgetUpdateMarks(before time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		return 0, nil
+	}
 	end := timeKey(before)
 	var keys [][]byte
-	err := t.tx.Scan(bucketUpdateTimes, nil, func(k, _ []byte) bool {
-		if len(keys) >= limit || bytes.Compare(k[:min(8, len(k))], end) >= 0 {
-			return false
-		}
+	err := t.tx.Scan(bucketUpdateTimes, nil, end, func(k, _ []byte) bool {
 		keys = append(keys, bytes.Clone(k))
-		return true
+		return len(keys) < limit
 	})
 	if err != nil {
 		return 0, err
@@ -427,19 +438,19 @@ func (t kvTx) LastGame(p Platform, chat, userID string) (GameID, error) {
 }
 
 func (t kvTx) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
 	end := timeKey(at)
 	from := append(timeKey(after.Deadline), after.ID...)
 	var due []DueGame
-	err := t.tx.Scan(bucketDeadlines, from, func(k, v []byte) bool {
-		if len(due) >= limit || bytes.Compare(k[:min(8, len(k))], end) > 0 {
-			return false
-		}
+	err := t.tx.Scan(bucketDeadlines, from, prefixEnd(end), func(k, v []byte) bool {
 		if len(k) < 8 || bytes.Equal(k, from) {
 			return true
 		}
 		n := binary.BigEndian.Uint64(k)
 		due = append(due, DueGame{ID: GameID(v), Deadline: time.Unix(0, int64(n)).UTC()})
-		return true
+		return len(due) < limit
 	})
 	return due, err
 }

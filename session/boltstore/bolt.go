@@ -3,6 +3,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -228,13 +229,13 @@ func (t boltTx) Delete(bucket, key []byte) error {
 	return b.Delete(key)
 }
 
-func (t boltTx) Scan(bucket, from []byte, fn func(k, v []byte) bool) error {
+func (t boltTx) Scan(bucket, from, to []byte, fn func(k, v []byte) bool) error {
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
 	}
 	c := b.Cursor()
-	for k, v := c.Seek(from); k != nil; k, v = c.Next() {
+	for k, v := c.Seek(from); k != nil && (to == nil || bytes.Compare(k, to) < 0); k, v = c.Next() {
 		if !fn(k, v) {
 			return nil
 		}

@@ -112,6 +112,9 @@ type Store struct {
 	lease   clientv3.LeaseID
 	leaseAt time.Time
 
+	seqMu sync.Mutex
+	seqs  map[string]block
+
 	commits, conflicts, resolved, unknown atomic.Uint64
 }
 
@@ -484,9 +487,15 @@ func (t *tx) Delete(bucket, key []byte) error {
 // Scan merges the cluster's keys, a page at a time, with the pending
 // writes. In an Update, every key given to fn counts as read, and so does
 // the absence of other keys in the range it covered.
-func (t *tx) Scan(bucket, from []byte, fn func(k, v []byte) bool) error {
+func (t *tx) Scan(bucket, from, to []byte, fn func(k, v []byte) bool) error {
 	base := t.s.prefix + string(bucket) + "/"
 	start, end := base+string(from), t.s.bucketEnd(bucket)
+	if to != nil {
+		end = base + string(to)
+	}
+	if start >= end {
+		return nil
+	}
 	var pending []string
 	for k := range t.writes {
 		if k >= start && k < end {
@@ -570,7 +579,7 @@ func (t *tx) read(p *kvPair) {
 func (t *tx) Count(bucket []byte) (int, error) {
 	if t.writable {
 		n := 0
-		err := t.Scan(bucket, nil, func(_, _ []byte) bool { n++; return true })
+		err := t.Scan(bucket, nil, nil, func(_, _ []byte) bool { n++; return true })
 		return n, err
 	}
 	resp, err := t.get(t.s.prefix+string(bucket)+"/", clientv3.WithRange(t.s.bucketEnd(bucket)), clientv3.WithCountOnly())
@@ -584,24 +593,61 @@ func (t *tx) NextSequence(bucket []byte) (uint64, error) {
 	if !t.writable {
 		return 0, kv.ErrReadOnly
 	}
-	k := t.s.prefix + "_seq/" + string(bucket)
-	var n uint64
-	if w, ok := t.writes[k]; ok {
-		n, _ = strconv.ParseUint(string(w.value), 10, 64)
-	} else {
-		resp, err := t.get(k)
+	return t.s.nextSequence(t.ctx, string(bucket))
+}
+
+// seqBlock is how many numbers of a sequence a Store reserves at once.
+const seqBlock = 100
+
+// block is the part of a sequence a Store reserved: next up to limit.
+type block struct{ next, limit uint64 }
+
+// nextSequence returns the next number of the bucket's sequence from the
+// block this Store reserved, reserving another (in a commit of its own,
+// so that transactions that take numbers never conflict over them) when
+// it is used up. A number is never given twice; numbers of a transaction
+// that does not commit are skipped.
+func (s *Store) nextSequence(ctx context.Context, bucket string) (uint64, error) {
+	s.seqMu.Lock()
+	defer s.seqMu.Unlock()
+	if b := s.seqs[bucket]; b.next < b.limit {
+		b.next++
+		s.seqs[bucket] = b
+		return b.next, nil
+	}
+	k := s.prefix + "_seq/" + bucket
+	for {
+		rctx, cancel := context.WithTimeout(ctx, s.timeout)
+		resp, err := s.cli.Get(rctx, k)
+		cancel()
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("etcdstore: sequence of %s: %w", bucket, err)
 		}
-		t.reads[k] = 0
+		var n uint64
+		var rev int64
 		if len(resp.Kvs) > 0 {
-			t.reads[k] = resp.Kvs[0].ModRevision
+			rev = resp.Kvs[0].ModRevision
 			if n, err = strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
 				return 0, fmt.Errorf("etcdstore: sequence of %s: %w", bucket, err)
 			}
 		}
+		rctx, cancel = context.WithTimeout(ctx, s.timeout)
+		tr, err := s.cli.Txn(rctx).If(clientv3.Compare(clientv3.ModRevision(k), "=", rev)).
+			Then(clientv3.OpPut(k, strconv.FormatUint(n+seqBlock, 10))).Commit()
+		cancel()
+		// A lost answer only wastes a block: the next try reserves anew.
+		if err != nil && definite(err) {
+			return 0, fmt.Errorf("etcdstore: sequence of %s: %w", bucket, err)
+		}
+		if err == nil && tr.Succeeded {
+			if s.seqs == nil {
+				s.seqs = map[string]block{}
+			}
+			s.seqs[bucket] = block{next: n + 1, limit: n + seqBlock}
+			return n + 1, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 	}
-	n++
-	t.writes[k] = write{value: []byte(strconv.FormatUint(n, 10))}
-	return n, nil
 }

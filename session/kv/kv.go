@@ -40,10 +40,12 @@ type Tx interface {
 	Put(bucket, key, value []byte) error
 	// Delete removes key from bucket; a missing key is no error.
 	Delete(bucket, key []byte) error
-	// Scan calls fn with the keys of bucket from from (inclusive) upward,
-	// in byte order, until fn returns false or the keys run out. Only the
-	// keys fn was given count as read.
-	Scan(bucket, from []byte, fn func(k, v []byte) bool) error
+	// Scan calls fn with the keys of bucket from from (inclusive) up to
+	// to (exclusive; nil for no bound), in byte order, until fn returns
+	// false or the keys run out. What counts as read is the keys fn was
+	// given and the range up to where it stopped: a bound keeps a
+	// transaction from conflicting with writes beyond it.
+	Scan(bucket, from, to []byte, fn func(k, v []byte) bool) error
 	// Count returns how many keys bucket holds.
 	Count(bucket []byte) (int, error)
 	// NextSequence returns a number the bucket's sequence has not given

@@ -87,7 +87,7 @@ func get(t *testing.T, st kv.Store, bucket []byte, key string) []byte {
 func scan(t *testing.T, tx kv.Tx, bucket []byte, from string, limit int) []string {
 	t.Helper()
 	var got []string
-	err := tx.Scan(bucket, []byte(from), func(k, v []byte) bool {
+	err := tx.Scan(bucket, []byte(from), nil, func(k, v []byte) bool {
 		got = append(got, string(k)+"="+string(v))
 		return len(got) < limit
 	})
@@ -147,6 +147,16 @@ func testScan(t *testing.T, a, b kv.Store) {
 		}
 		if got := fmt.Sprint(scan(t, tx, bucketA, "a2", 2)); got != "[a2=2 a3=3]" {
 			t.Errorf("scan from a2, two = %q", got)
+		}
+		var bounded []string
+		if err := tx.Scan(bucketA, []byte("a1"), []byte("a3"), func(k, v []byte) bool {
+			bounded = append(bounded, string(k))
+			return true
+		}); err != nil {
+			return err
+		}
+		if got := fmt.Sprint(bounded); got != "[a1 a2]" {
+			t.Errorf("scan from a1 to a3 = %q", got)
 		}
 		// Pending writes show in a scan of the same transaction.
 		if err := tx.Delete(bucketA, []byte("a2")); err != nil {
@@ -297,7 +307,7 @@ func testPhantoms(t *testing.T, a, b kv.Store) {
 			}
 			err := st.Update(context.Background(), func(tx kv.Tx) error {
 				n := 0
-				if err := tx.Scan(bucketA, nil, func(_, _ []byte) bool { n++; return true }); err != nil {
+				if err := tx.Scan(bucketA, nil, nil, func(_, _ []byte) bool { n++; return true }); err != nil {
 					return err
 				}
 				if n >= limit {
@@ -335,7 +345,7 @@ func testPhantoms(t *testing.T, a, b kv.Store) {
 			err := st.Update(context.Background(), func(tx kv.Tx) error {
 				did = false
 				var keys [][]byte
-				if err := tx.Scan(bucketA, nil, func(k, _ []byte) bool { keys = append(keys, bytes.Clone(k)); return true }); err != nil {
+				if err := tx.Scan(bucketA, nil, nil, func(k, _ []byte) bool { keys = append(keys, bytes.Clone(k)); return true }); err != nil {
 					return err
 				}
 				if len(keys) <= 2 {
