@@ -4,7 +4,6 @@
 package etcdtest
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -199,10 +198,4 @@ func (c *Cluster) SessionStore(t testing.TB, prefix string) *session.KVStore {
 		t.Fatal(err)
 	}
 	return st
-}
-
-// Ping waits until the cluster answers a read through cli.
-func Ping(ctx context.Context, cli *clientv3.Client) error {
-	_, err := cli.Get(ctx, "ping")
-	return err
 }
