@@ -11,6 +11,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 var ctx = context.Background()
@@ -28,7 +29,7 @@ func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock();
 // newDispatcher returns a dispatcher on a fresh bbolt file with clock c.
 func newDispatcher(t *testing.T, c *fakeClock) (*Dispatcher, *session.Service) {
 	t.Helper()
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,15 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // newHintDispatcher returns a dispatcher whose games against the AI allow
 // hints hints each, with a short think time.
 func newHintDispatcher(t *testing.T, hints int) *Dispatcher {
 	t.Helper()
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // refusalLog is a session.Observer that records refusal reasons.
@@ -31,7 +33,7 @@ func (r *refusalLog) Committed(time.Duration)                           {}
 // is asked (bad commands, forged buttons, coordinates off the board) reach
 // the session's observer, like the session's own refusals.
 func TestEveryRefusalIsCounted(t *testing.T) {
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // TestCommandsBesideAnUnreadableGame leaves in a chat a duel whose record
@@ -15,7 +16,7 @@ import (
 // still work there for everyone.
 func TestCommandsBesideAnUnreadableGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	st, err := session.OpenBolt(path, nil)
+	st, err := storetest.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

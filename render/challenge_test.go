@@ -10,10 +10,11 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 func TestChallengeMessages(t *testing.T) {
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestNewRefusalsHaveMessages(t *testing.T) {
 }
 
 func TestAnExpiredDuelSaysWhoRanOutOfTimeOnItsStatusLine(t *testing.T) {
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

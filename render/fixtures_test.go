@@ -9,14 +9,16 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
 // fixtureStore opens a bbolt store on a temp file, checks its consistency
 // when the test ends, and returns a service on it with seeded choices.
-func fixtureStore(t testing.TB) (*session.Service, *session.BoltStore) {
+func fixtureStore(t testing.TB) (*session.Service, *storetest.Bolt) {
 	t.Helper()
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "render.db"), &session.BoltOptions{NoSync: true})
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "render.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ var alice = session.User{ID: "1", Name: "alice"}
 // storedView stores a game of rules r where alice (black) plays the hard
 // AI with the given moves and status, and returns its view as the service
 // loads it.
-func storedView(t testing.TB, svc *session.Service, st *session.BoltStore, r engine.Rules, moves []engine.Point, status session.Status, winner engine.Stone) session.View {
+func storedView(t testing.TB, svc *session.Service, st *storetest.Bolt, r engine.Rules, moves []engine.Point, status session.Status, winner engine.Stone) session.View {
 	t.Helper()
 	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -124,7 +126,7 @@ func fixtureMoves(r engine.Rules, state string) ([]engine.Point, session.Status,
 }
 
 // fixture stores the game of rules r in a state and returns its view.
-func fixture(t testing.TB, svc *session.Service, st *session.BoltStore, r engine.Rules, state string) session.View {
+func fixture(t testing.TB, svc *session.Service, st *storetest.Bolt, r engine.Rules, state string) session.View {
 	t.Helper()
 	moves, status, winner := fixtureMoves(r, state)
 	v := storedView(t, svc, st, r, moves, status, winner)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 func TestCatalogHasEveryLanguage(t *testing.T) {
@@ -109,7 +111,7 @@ func FuzzParseCoord(f *testing.F) {
 // given cells for her.
 func playedView(t *testing.T, cells ...engine.Point) session.View {
 	t.Helper()
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "r.db"), &session.BoltOptions{NoSync: true})
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "r.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

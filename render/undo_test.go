@@ -8,12 +8,13 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // storedDuel stores a running duel of rules r between alice (black) and
 // bob with the given moves, a takeback request by ask (or none) and
 // takebacks done, and returns its view as the service loads it.
-func storedDuel(t *testing.T, svc *session.Service, st *session.BoltStore, r engine.Rules, moves int, ask engine.Stone, takebacks int) session.View {
+func storedDuel(t *testing.T, svc *session.Service, st *storetest.Bolt, r engine.Rules, moves int, ask engine.Stone, takebacks int) session.View {
 	t.Helper()
 	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/boardbot/boardbot/session/boltstore"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,10 +19,10 @@ import (
 
 // benchStore opens a bbolt store with fsync on in the benchmark's temp
 // directory.
-func benchStore(b *testing.B) (*BoltStore, string) {
+func benchStore(b *testing.B) (*testStore, string) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "bench.db")
-	st, err := OpenBolt(path, nil)
+	st, err := openBolt(path, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,13 +57,13 @@ func parallel(b *testing.B, workers int, op func(w int) error) {
 
 // BenchmarkCommit measures, in one run, the raw bbolt commit rate (one
 // small write per transaction, with Update and with Batch), the same
-// through BoltStore.Update's group commit, and the rate of Service.Place
+// through boltstore.Store.Update's group commit, and the rate of Service.Place
 // in duels on 15×15 boards, with 1 and 64 games moving at once. The file
 // is fsynced on every commit.
 func BenchmarkCommit(b *testing.B) {
 	value := make([]byte, 300)
-	raw := func(batch bool) func(st *BoltStore) func(int) error {
-		return func(st *BoltStore) func(int) error {
+	raw := func(batch bool) func(st *testStore) func(int) error {
+		return func(st *testStore) func(int) error {
 			var key atomic.Uint64
 			return func(int) error {
 				k := binary.BigEndian.AppendUint64(nil, key.Add(1))
@@ -77,7 +78,7 @@ func BenchmarkCommit(b *testing.B) {
 	for _, bm := range []struct {
 		name    string
 		workers int
-		op      func(st *BoltStore) func(int) error
+		op      func(st *testStore) func(int) error
 	}{
 		{"raw=update/games=1", 1, raw(false)},
 		{"raw=update/games=64", 64, raw(false)},
@@ -94,8 +95,8 @@ func BenchmarkCommit(b *testing.B) {
 }
 
 // grouped returns an operation that commits one small record through
-// BoltStore.Update: the ceiling of the store's group commit.
-func grouped(st *BoltStore) func(int) error {
+// boltstore.Store.Update: the ceiling of the store's group commit.
+func grouped(st *testStore) func(int) error {
 	var n atomic.Uint64
 	return func(int) error {
 		id := fmt.Sprint(n.Add(1))
@@ -105,7 +106,7 @@ func grouped(st *BoltStore) func(int) error {
 
 // placer returns an operation that plays the next move of worker w's
 // duel, starting a new duel when it ends.
-func placer(st *BoltStore) func(int) error {
+func placer(st *testStore) func(int) error {
 	s := New(st, &Config{NewSeed: func() uint64 { return 1 }})
 	gomoku, _ := engine.Preset("gomoku")
 	var mu sync.Mutex
@@ -157,7 +158,7 @@ func BenchmarkBytesPerGame(b *testing.B) {
 	}{{"ttt", engine.TicTacToe(), 9}, {"gomoku", gomoku, 60}} {
 		b.Run(bm.name, func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "bench.db")
-			st, err := OpenBolt(path, &BoltOptions{NoSync: true})
+			st, err := openBolt(path, &boltstore.Options{NoSync: true})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -14,10 +14,15 @@
 // A Service is safe for concurrent use. Calls on one game are serialised by
 // a per-game lock; calls on different games run in parallel. Every change
 // is committed in a single store transaction before it is returned, so a
-// View handed out describes a state that survives a crash. BoltStore
-// groups the commits that arrive while one is being written into the next
-// transaction (group commit), so concurrent games share fsyncs. Views are
+// View handed out describes a state that survives a crash. Views are
 // immutable: their getters return copies.
+//
+// Storage is pluggable: a Store is the game layout (games, indexes, stats,
+// settings, update marks) on any kv.Store (package session/kv), and each
+// storage engine is its own package: session/boltstore (one bbolt file,
+// group commit; the default) and session/etcdstore (an etcd cluster
+// shared by replicas). session/storetest is the contract suite every
+// engine passes.
 //
 // Expensive AI searches (hard on boards larger than 4×4) run in a bounded
 // pool of workers with a bounded queue: when the queue is full a move is

@@ -92,7 +92,4 @@ var (
 	// ErrHintLimit is returned by Hint when the game has had all the
 	// hints it allows (none, when it started with hints off).
 	ErrHintLimit = errors.New("no hints left in this game")
-	// ErrLocked is returned by OpenBolt when another process holds the
-	// database file.
-	ErrLocked = errors.New("database is in use by another process")
 )

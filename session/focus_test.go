@@ -38,7 +38,7 @@ func TestFocusIsPerChatAndUserAndSurvivesReopening(t *testing.T) {
 		t.Errorf("recording the same focus wrote %d pages", got-tx)
 	}
 	checkAndClose(t, st)
-	st, err := OpenBolt(path, nil)
+	st, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/boardbot/boardbot/session/boltstore"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,7 +27,7 @@ import (
 func BenchmarkFootprint(b *testing.B) {
 	const finished, running = 100_000, 1000
 	path := filepath.Join(b.TempDir(), "bot.db")
-	st, err := OpenBolt(path, &BoltOptions{NoSync: true})
+	st, err := openBolt(path, &boltstore.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func BenchmarkFootprint(b *testing.B) {
 	for range b.N {
 		// A restart: open the file, sweep (nothing is due yet), and read
 		// every running game as the adapters would on their next taps.
-		st, err := OpenBolt(path, nil)
+		st, err := openBolt(path, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,15 +9,16 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/boltstore"
 	bolt "go.etcd.io/bbolt"
 )
 
 // mustOpenStore opens a bbolt store on a temp file and checks the file's
 // consistency when the test ends.
-func mustOpenStore(t testing.TB) (*BoltStore, string) {
+func mustOpenStore(t testing.TB) (*testStore, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "bot.db")
-	st, err := OpenBolt(path, nil)
+	st, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func mustOpenStore(t testing.TB) (*BoltStore, string) {
 
 // checkAndClose runs bbolt's consistency check and closes the store; it is
 // a no-op on a store already closed.
-func checkAndClose(t testing.TB, st *BoltStore) {
+func checkAndClose(t testing.TB, st *testStore) {
 	t.Helper()
 	if st.DB().Path() == "" {
 		return
@@ -158,4 +159,27 @@ func mustPlay(t *testing.T, s *Service, u User, v View, x, y int) View {
 		t.Fatalf("%s plays %d,%d in game %s: %v", u.Name, x, y, v.ID(), err)
 	}
 	return w
+}
+
+// testStore is the Store of the tests: the game logic on a bbolt file.
+type testStore struct {
+	*KVStore
+	bolt *boltstore.Store
+}
+
+// DB returns the bbolt database under the store.
+func (s *testStore) DB() *bolt.DB { return s.bolt.DB() }
+
+// openBolt opens the bbolt file at path as a Store.
+func openBolt(path string, opts *boltstore.Options) (*testStore, error) {
+	db, err := boltstore.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, err := NewStore(db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &testStore{KVStore: st, bolt: db}, nil
 }

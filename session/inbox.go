@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // InboxItem is a platform update the bot received but has not finished
@@ -13,18 +14,26 @@ type InboxItem struct {
 	Data []byte
 }
 
+// ClaimTTL is how long an update kept by one process (a replica) is left
+// to it: a copy delivered to another process meanwhile is not handled
+// there.
+const ClaimTTL = 2 * time.Minute
+
 // Receive keeps updates of platform p in the store, in one commit, so
 // that an update the platform was told was delivered survives a crash
 // until Handled removes it. Adapters call it before they confirm
 // delivery to the platform, and replay Pending at start. It returns the
-// ids of the items that were handled already (within Config.UpdateTTL):
-// those are not kept, and are not to be handled again.
-func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (done []int64, err error) {
+// ids of the items that were handled already (within Config.UpdateTTL),
+// done, and of those that another process sharing the store kept less
+// than ClaimTTL ago and is handling, held: neither is kept again, nor to
+// be handled here.
+func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (done, held []int64, err error) {
 	if len(items) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
+	now := s.now()
 	err = s.store.Update(ctx, func(tx Tx) error {
-		done = done[:0]
+		done, held = done[:0], held[:0]
 		for _, it := range items {
 			_, handled, err := tx.UpdateMark(p, inboxMarkID(it.ID))
 			if err != nil {
@@ -34,16 +43,27 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 				done = append(done, it.ID)
 				continue
 			}
+			holder, at, claimed, err := tx.InboxClaim(p, it.ID)
+			if err != nil {
+				return err
+			}
+			if claimed && holder != s.holder && now.Sub(at) < ClaimTTL {
+				held = append(held, it.ID)
+				continue
+			}
 			if err := tx.PutInbox(p, it); err != nil {
+				return err
+			}
+			if err := tx.ClaimInbox(p, it.ID, s.holder, now); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
+		return nil, nil, fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
 	}
-	return done, nil
+	return done, held, nil
 }
 
 // Handled removes the update id of platform p from the inbox once it was

@@ -9,10 +9,10 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	st, path := mustOpenStore(t)
 	s := newTestService(st, 1)
 	items := []InboxItem{{ID: 300, Data: []byte("c")}, {ID: -5, Data: []byte("a")}, {ID: 7, Data: []byte("b")}}
-	if _, err := s.Receive(ctx, "telegram", items); err != nil {
+	if _, _, err := s.Receive(ctx, "telegram", items); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Receive(ctx, "telegramx", []InboxItem{{ID: 1, Data: []byte("other platform")}}); err != nil {
+	if _, _, err := s.Receive(ctx, "telegramx", []InboxItem{{ID: 1, Data: []byte("other platform")}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Handled(ctx, "telegram", 7); err != nil {
@@ -23,7 +23,7 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	}
 	checkAndClose(t, st)
 
-	st2, err := OpenBolt(path, nil)
+	st2, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

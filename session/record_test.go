@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boardbot/boardbot/session/boltstore"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,8 +98,8 @@ func FuzzDecodeGame(f *testing.F) {
 
 func TestSecondOpenFailsFast(t *testing.T) {
 	_, path := mustOpenStore(t)
-	_, err := OpenBolt(path, &BoltOptions{LockTimeout: 50 * time.Millisecond})
-	if !errors.Is(err, ErrLocked) {
+	_, err := openBolt(path, &boltstore.Options{LockTimeout: 50 * time.Millisecond})
+	if !errors.Is(err, boltstore.ErrLocked) {
 		t.Fatalf("second open = %v, want ErrLocked", err)
 	}
 	if !strings.Contains(err.Error(), filepath.Base(path)) {

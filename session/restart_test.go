@@ -19,7 +19,7 @@ func lifecycle(t *testing.T, restart bool) string {
 	c := newClock()
 	var seed atomic.Uint64
 	cfg := &Config{Now: c.Now, NewSeed: func() uint64 { return seed.Add(1) }}
-	st, err := OpenBolt(path, nil)
+	st, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func lifecycle(t *testing.T, restart bool) string {
 			v.Seat(engine.Black), v.Seat(engine.White), v.Moves(), v.Winner(), v.Deadline().Unix(), v.Rematch())
 		if restart {
 			checkAndClose(t, st)
-			if st, err = OpenBolt(path, nil); err != nil {
+			if st, err = openBolt(path, nil); err != nil {
 				t.Fatal(err)
 			}
 			s = New(st, cfg)

@@ -85,6 +85,9 @@ type Service struct {
 	newPlayer func(engine.Level, *rand.Rand) (engine.Player, error)
 	limits    limits
 	updateTTL time.Duration
+	// holder names this Service in the inbox claims of the store, which
+	// other processes may share.
+	holder    uint64
 	onExpire  func(View)
 	locks     keyedMutex
 	pool      *aiPool
@@ -129,6 +132,7 @@ func New(store Store, cfg *Config) *Service {
 		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
 	}
 	s.updateTTL = orDefault(cfg.UpdateTTL, DefaultUpdateTTL)
+	s.holder = rand.Uint64()
 	s.onExpire = cfg.OnExpire
 	s.onUnreadable = cfg.OnUnreadable
 	if s.onUnreadable == nil {

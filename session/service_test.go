@@ -208,7 +208,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	}
 	checkAndClose(t, st)
 
-	st2, err := OpenBolt(path, nil)
+	st2, err := openBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

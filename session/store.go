@@ -45,8 +45,14 @@ type Tx interface {
 	RunningGame(p Platform, chat, userID string) (GameID, error)
 	// PutInbox keeps an update of platform p received but not handled.
 	PutInbox(p Platform, it InboxItem) error
-	// DeleteInbox removes update id of platform p; a missing one is no
-	// error.
+	// ClaimInbox records that process holder kept update id of platform
+	// p at time at, and handles it.
+	ClaimInbox(p Platform, id int64, holder uint64, at time.Time) error
+	// InboxClaim returns the holder and time of the claim on update id of
+	// platform p, and whether there is one.
+	InboxClaim(p Platform, id int64) (holder uint64, at time.Time, ok bool, err error)
+	// DeleteInbox removes update id of platform p, and its claim; a
+	// missing one is no error.
 	DeleteInbox(p Platform, id int64) error
 	// Inbox returns the kept updates of platform p, lowest id first.
 	Inbox(p Platform) ([]InboxItem, error)

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/boardbot/boardbot/session/kv"
 	"slices"
 	"strings"
 	"sync"
@@ -53,14 +54,14 @@ func liveDuel(id GameID, deadline time.Time) Game {
 // putUnreadable stores the games with their indexes, and then overwrites
 // each game's record with one of unreadableRecords, as a newer release or
 // a damaged file would leave it.
-func putUnreadable(t *testing.T, st *BoltStore, games ...Game) {
+func putUnreadable(t *testing.T, st *testStore, games ...Game) {
 	t.Helper()
-	err := st.DB().Update(func(tx *bolt.Tx) error {
+	err := st.KV().Update(ctx, func(tx kv.Tx) error {
 		for i, g := range games {
-			if err := (boltTx{tx}).PutGame(g); err != nil {
+			if err := (kvTx{tx}).PutGame(g); err != nil {
 				return err
 			}
-			if err := tx.Bucket(bucketGames).Put([]byte(g.ID), unreadableRecords[i%len(unreadableRecords)]); err != nil {
+			if err := tx.Put(bucketGames, []byte(g.ID), unreadableRecords[i%len(unreadableRecords)]); err != nil {
 				return err
 			}
 		}

@@ -161,20 +161,40 @@ func (s *Service) duplicated(ctx context.Context, v View, err error) (View, erro
 // it on every tick.
 func (s *Service) ForgetUpdates(ctx context.Context) (int, error) {
 	before := s.now().Add(-s.updateTTL)
+	batch := forgetBatch
+	if m, ok := s.store.(interface{ MaxOps() int }); ok && m.MaxOps() > 0 {
+		// Each mark forgotten is a key read and two deleted.
+		batch = max(1, min(batch, m.MaxOps()/2-1))
+	}
 	total := 0
 	for {
 		n := 0
 		err := s.store.Update(ctx, func(tx Tx) error {
 			var err error
-			n, err = tx.ForgetUpdateMarks(before, forgetBatch)
+			n, err = tx.ForgetUpdateMarks(before, batch)
 			return err
 		})
 		if err != nil {
 			return total, fmt.Errorf("session: forget handled updates: %w", err)
 		}
 		total += n
-		if n < forgetBatch {
+		if n < batch {
 			return total, nil
 		}
 	}
+}
+
+// Seen reports whether update id of platform p has a mark: it took effect,
+// or was handled (Handled), within Config.UpdateTTL.
+func (s *Service) Seen(ctx context.Context, p Platform, id string) (bool, error) {
+	var ok bool
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		_, ok, err = tx.UpdateMark(p, id)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("session: %s update %s: %w", p, id, err)
+	}
+	return ok, nil
 }

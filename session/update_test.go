@@ -16,7 +16,7 @@ import (
 
 // storeSummary lists every stored game (id, status, moves) and the users'
 // settings, to compare a store before and after a replay.
-func storeSummary(t *testing.T, st *BoltStore) string {
+func storeSummary(t *testing.T, st *testStore) string {
 	t.Helper()
 	var lines []string
 	err := st.DB().View(func(tx *bolt.Tx) error {
@@ -109,7 +109,7 @@ func TestReplayedUpdateTakesEffectOnce(t *testing.T) {
 				t.Fatalf("update handled twice in one process: err %v, want ErrDuplicate", err)
 			}
 			checkAndClose(t, st)
-			st2, err := OpenBolt(path, nil)
+			st2, err := openBolt(path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +194,7 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 		for _, id := range ids {
 			items = append(items, InboxItem{ID: id, Data: []byte("u")})
 		}
-		done, err := s.Receive(ctx, "tg", items)
+		done, _, err := s.Receive(ctx, "tg", items)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,13 +13,14 @@ import (
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // run plays a script on a console over the bbolt file at path and returns
 // what it printed.
 func run(t *testing.T, path, script string) string {
 	t.Helper()
-	st, err := session.OpenBolt(path, nil)
+	st, err := storetest.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 func TestDuelYourselfAsTwoUsers(t *testing.T) {
@@ -98,7 +99,7 @@ func (w *notifyWriter) waitFor(t *testing.T, s string) {
 }
 
 func TestSweeperUpdatesTheConsole(t *testing.T) {
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // TestHintInTheTerminal asks for a hint by the numbered 💡 button and by
 // /hint against the AI, and for one in a duel, which is refused.
 func TestHintInTheTerminal(t *testing.T) {
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

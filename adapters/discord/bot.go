@@ -67,8 +67,11 @@ type Config struct {
 // Bot serves the games on Discord: it registers the slash commands and
 // answers interactions from the gateway.
 type Bot struct {
-	s   *discordgo.Session
-	d   *adapters.Dispatcher
+	s *discordgo.Session
+	d *adapters.Dispatcher
+	// svc is asked only for the bookkeeping of HTTP interactions (which
+	// ids were handled); every game question goes through d.
+	svc *session.Service
 	cfg Config
 	log *slog.Logger
 
@@ -106,7 +109,7 @@ func New(svc *session.Service, cfg Config) (*Bot, error) {
 		c.Transport = apiErrors{next: c.Transport, report: cfg.OnAPIError}
 		s.Client = &c
 	}
-	b := &Bot{s: s, d: adapters.NewDispatcher(svc, Platform, "", log), cfg: cfg, log: log, ctx: context.Background()}
+	b := &Bot{s: s, d: adapters.NewDispatcher(svc, Platform, "", log), svc: svc, cfg: cfg, log: log, ctx: context.Background()}
 	s.AddHandler(b.onInteraction)
 	return b, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // The tests of this package share discordgo's process-global endpoint
@@ -41,7 +42,7 @@ type harness struct {
 	cfg  Config
 	logs syncBuffer
 
-	store  *session.BoltStore
+	store  *storetest.Bolt
 	svc    *session.Service
 	bot    *Bot
 	cancel context.CancelFunc
@@ -183,7 +184,7 @@ func (h *harness) newPlayer(l engine.Level, rng *rand.Rand) (engine.Player, erro
 // commands are registered.
 func (h *harness) boot() {
 	h.t.Helper()
-	store, err := session.OpenBolt(h.db, nil)
+	store, err := storetest.OpenBolt(h.db, nil)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -256,9 +257,9 @@ func TestLargestBoardMessagesFitDiscord(t *testing.T) {
 }
 
 // mustStore opens a bbolt store in a temporary directory.
-func mustStore(t *testing.T) *session.BoltStore {
+func mustStore(t *testing.T) *storetest.Bolt {
 	t.Helper()
-	st, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

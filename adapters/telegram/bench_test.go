@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // BenchmarkTaps measures taps end to end through the client library and
@@ -25,7 +26,7 @@ import (
 // or, when rate is set, paced so that all chats together offer rate taps
 // per second (an open loop: latency at that load). The bolt sub-benchmarks measure
 // the raw commit rate of the same kind of file on the same disk, and
-// store-update-64 the rate of session.BoltStore.Update's grouped commits.
+// store-update-64 the rate of boltstore.Store.Update's grouped commits.
 //
 //	go test -run '^$' -bench Taps -benchtime 1x ./adapters/telegram
 func BenchmarkTaps(b *testing.B) {
@@ -44,11 +45,11 @@ func BenchmarkTaps(b *testing.B) {
 	b.Run("store-update-64", benchStore)
 }
 
-// benchStore measures synced commits through session.BoltStore.Update,
+// benchStore measures synced commits through boltstore.Store.Update,
 // which groups concurrent calls into one transaction, with 64 writers
 // each taking a new game id (one small write) per commit.
 func benchStore(b *testing.B) {
-	store, err := session.OpenBolt(filepath.Join(b.TempDir(), "store.db"), nil)
+	store, err := storetest.OpenBolt(filepath.Join(b.TempDir(), "store.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

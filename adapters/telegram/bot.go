@@ -156,6 +156,14 @@ func (b *Bot) Run(ctx context.Context) error {
 		drain()
 		return err
 	}
+	if b.cfg.Reclaim != nil {
+		reclaimed := make(chan struct{})
+		defer func() { <-reclaimed }()
+		go func() {
+			defer close(reclaimed)
+			b.reclaim(ctx, submit)
+		}()
+	}
 	if b.cfg.Mode == ModeWebhook {
 		err := b.serveWebhook(ctx, func(rctx context.Context, u tgbotapi.Update) error {
 			return b.accept(ctx, rctx, u, submit, again)
@@ -225,9 +233,54 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 	return replayed, nil
 }
 
+// reclaim submits, on each tick of Config.Reclaim until ctx ends, the
+// updates of the inbox that were there on the previous tick too and that
+// this process does not hold: another replica accepted them and stopped
+// before it finished. Handling them again is safe: their effect commits
+// once, with their update mark.
+func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) {
+	var seen map[int64]bool
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.cfg.Reclaim:
+		}
+		pending, err := b.svc.Pending(ctx, Platform)
+		if err != nil {
+			b.log.Error("reading the inbox to reclaim updates failed", "err", err)
+			continue
+		}
+		now := make(map[int64]bool, len(pending))
+		for _, it := range pending {
+			now[it.ID] = true
+			if !seen[it.ID] {
+				continue
+			}
+			var u tgbotapi.Update
+			if err := json.Unmarshal(it.Data, &u); err != nil {
+				continue // replay at start drops it
+			}
+			cl, first := b.claims.take(u.UpdateID)
+			if !first {
+				continue // this process holds it
+			}
+			cl.done(nil)
+			if err := submit(ctx, u); err != nil {
+				b.claims.release(u.UpdateID)
+				return
+			}
+			b.log.Info("reclaimed an update another replica left unhandled", "update", u.UpdateID)
+		}
+		seen = now
+	}
+}
+
 // receive keeps updates in the session's inbox before they are queued,
-// and returns the ids of those that were handled already: they are not
-// kept, and are only answered (handledAgain), not handled again.
+// and returns the ids of those not to be handled here: true for those
+// handled already, which are only answered (handledAgain), false for
+// those another replica sharing the store kept and is handling, which
+// are left to it (or to the replica that reclaims them if it stops).
 func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) (map[int]bool, error) {
 	items := make([]session.InboxItem, 0, len(updates))
 	for _, u := range updates {
@@ -237,13 +290,16 @@ func (b *Bot) receive(ctx context.Context, updates []tgbotapi.Update) (map[int]b
 		}
 		items = append(items, session.InboxItem{ID: int64(u.UpdateID), Data: data})
 	}
-	ids, err := b.svc.Receive(ctx, Platform, items)
+	ids, held, err := b.svc.Receive(ctx, Platform, items)
 	if err != nil {
 		return nil, err
 	}
-	done := make(map[int]bool, len(ids))
+	done := make(map[int]bool, len(ids)+len(held))
 	for _, id := range ids {
 		done[int(id)] = true
+	}
+	for _, id := range held {
+		done[int(id)] = false
 	}
 	return done, nil
 }
@@ -284,9 +340,11 @@ func (b *Bot) accept(ctx, rctx context.Context, u tgbotapi.Update, submit, again
 	qctx, cancel := context.WithCancel(rctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
-	if done[u.UpdateID] {
+	if handled, ok := done[u.UpdateID]; ok {
 		b.claims.release(u.UpdateID)
-		again(qctx, u)
+		if handled {
+			again(qctx, u)
+		}
 		return nil
 	}
 	if err := submit(qctx, u); err != nil && ctx.Err() == nil {
@@ -364,8 +422,12 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit, again fun
 				continue
 			}
 			queue := submit
-			if done[u.UpdateID] {
+			if handled, ok := done[u.UpdateID]; ok {
 				queue = again
+				if !handled {
+					offset = u.UpdateID + 1
+					continue
+				}
 			}
 			if err := queue(ctx, u); err != nil {
 				return offset, nil

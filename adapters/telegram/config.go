@@ -72,6 +72,12 @@ type Config struct {
 	// ShutdownTimeout bounds how long Run waits, after its context ends,
 	// for queued updates to be handled. Default 10 s.
 	ShutdownTimeout time.Duration
+	// Reclaim, when set, delivers the ticks on which the Bot takes over
+	// the updates kept in the store's inbox that were there, unhandled,
+	// on the previous tick too: those a replica that stopped had accepted
+	// (webhook replicas sharing one store). Give ticks to one replica at
+	// a time, the elected one; nil turns reclaiming off.
+	Reclaim <-chan time.Time
 	// Log receives the Bot's logs; nil discards them.
 	Log *slog.Logger
 	// OnUpdate, when set, is called with the kind ("message", "callback"

@@ -135,7 +135,7 @@ func TestReplayAfterCrashBetweenEffectAndInboxClearTakesEffectOnce(t *testing.T)
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := h.svc.Receive(ctx, telegram.Platform, []session.InboxItem{{ID: int64(u.UpdateID), Data: data}}); err != nil {
+	if _, _, err := h.svc.Receive(ctx, telegram.Platform, []session.InboxItem{{ID: int64(u.UpdateID), Data: data}}); err != nil {
 		t.Fatal(err)
 	}
 	who := session.Actor{Platform: telegram.Platform, Chat: itoa64(chat.ID), User: session.User{ID: itoa64(alice.ID), Name: alice.UserName}}

@@ -22,6 +22,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // startGame types a /play command and returns the board message it sent.
@@ -564,7 +565,7 @@ func TestWrongTokenIsATypedErrorWithoutTheToken(t *testing.T) {
 func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
 	fake := telegramtest.NewServer()
 	defer fake.Close()
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // lockedBuffer is a buffer that logs may be written to from several
@@ -58,7 +60,7 @@ func FuzzWebhookUpdate(f *testing.F) {
 	}
 	fake := telegramtest.NewServer()
 	f.Cleanup(fake.Close)
-	store, err := session.OpenBolt(filepath.Join(f.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	store, err := storetest.OpenBolt(filepath.Join(f.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // waitLimit is how long a test waits for the bot before failing; the
@@ -50,7 +52,7 @@ type harness struct {
 	t      testing.TB
 	fake   *telegramtest.Server
 	dbPath string
-	store  *session.BoltStore
+	store  *storetest.Bolt
 	svc    *session.Service
 	bot    *telegram.Bot
 	sleep  *sleeper
@@ -106,7 +108,7 @@ func newHarness(t testing.TB, edit func(h *harness)) *harness {
 // open opens the bbolt file and a Service with seeded games.
 func (h *harness) open() {
 	h.t.Helper()
-	store, err := session.OpenBolt(h.dbPath, &session.BoltOptions{NoSync: h.noSync})
+	store, err := storetest.OpenBolt(h.dbPath, &boltstore.Options{NoSync: h.noSync})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // logBuffer collects log lines from any goroutine.
@@ -159,14 +160,14 @@ type leakRig struct {
 	fake  *telegramtest.Server
 	logs  logBuffer
 	bot   *telegram.Bot
-	store *session.BoltStore
+	store *storetest.Bolt
 }
 
 func newLeakRig(t *testing.T, cfg telegram.Config) *leakRig {
 	t.Helper()
 	r := &leakRig{fake: telegramtest.NewServer()}
 	t.Cleanup(r.fake.Close)
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // testBackupToken is the backup token of the tests.
@@ -50,9 +52,9 @@ func getBackup(t *testing.T, url, auth string) (int, string) {
 
 // openStore opens a store on a temp file, without fsync (these tests
 // check who waits for whom, not durability), and closes it at cleanup.
-func openStore(t *testing.T) *session.BoltStore {
+func openStore(t *testing.T) *storetest.Bolt {
 	t.Helper()
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &session.BoltOptions{NoSync: true})
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

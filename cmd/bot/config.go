@@ -34,7 +34,12 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 // environment variables. config.example.yaml documents every key.
 type Config struct {
 	Database struct {
-		Path string `yaml:"path"`
+		// Backend is bbolt (one process, the default) or etcd (replicas
+		// sharing a cluster).
+		Backend string `yaml:"backend"`
+		// Path is the bbolt file.
+		Path string     `yaml:"path"`
+		Etcd EtcdConfig `yaml:"etcd"`
 	} `yaml:"database"`
 	Log struct {
 		Level string `yaml:"level"`
@@ -85,14 +90,48 @@ type Config struct {
 		GuildID string `yaml:"guild_id"`
 		// APIBase replaces https://discord.com/ (a REST proxy, or a test).
 		APIBase string `yaml:"api_base"`
+		// Interactions, with a public key, serves the Interactions
+		// Endpoint URL instead of opening the gateway.
+		Interactions struct {
+			// Listen is the address of the endpoint, such as ":8080".
+			Listen string `yaml:"listen"`
+			// Path is the endpoint's path; default "/interactions".
+			Path string `yaml:"path"`
+			// PublicKey is the application's public key, in hex.
+			PublicKey string `yaml:"public_key"`
+		} `yaml:"interactions"`
 	} `yaml:"discord"`
+}
+
+// EtcdConfig is the database.etcd section: the cluster replicas share.
+type EtcdConfig struct {
+	// Endpoints are the members' client URLs.
+	Endpoints []string `yaml:"endpoints"`
+	// Prefix is put before every key the bot writes.
+	Prefix string `yaml:"prefix"`
+	// Username and Password authenticate when the cluster has auth on.
+	Username string `yaml:"username"`
+	Password Secret `yaml:"password"`
+	// CAFile, CertFile and KeyFile turn TLS on: the CA that signed the
+	// members' certificates, and a client certificate and key if the
+	// cluster asks for one.
+	CAFile   string `yaml:"ca_file"`
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+	// DialTimeout bounds connecting, RequestTimeout each request.
+	DialTimeout    time.Duration `yaml:"dial_timeout"`
+	RequestTimeout time.Duration `yaml:"request_timeout"`
 }
 
 // defaultConfig returns the configuration used where the file and the
 // environment say nothing.
 func defaultConfig() Config {
 	var c Config
+	c.Database.Backend = "bbolt"
 	c.Database.Path = "data/bot.db"
+	c.Database.Etcd.Prefix = "boardbot/"
+	c.Database.Etcd.DialTimeout = 5 * time.Second
+	c.Database.Etcd.RequestTimeout = 5 * time.Second
 	c.Log.Level = "info"
 	c.Console.Locale = "en"
 	c.AI.ThinkTime = engine.DefaultThinkTime
@@ -102,6 +141,7 @@ func defaultConfig() Config {
 	c.Limits.UndosPerGame = 3
 	c.Limits.HintsPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
+	c.Discord.Interactions.Path = "/interactions"
 	return c
 }
 
@@ -114,7 +154,11 @@ var envOverrides = []struct {
 	{"TELEGRAM_API_ENDPOINT", func(c *Config, v string) { c.Telegram.APIEndpoint = v }},
 	{"TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.Webhook.Secret = Secret(v) }},
 	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
+	{"DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.Interactions.PublicKey = v }},
 	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
+	{"BOT_DB_BACKEND", func(c *Config, v string) { c.Database.Backend = v }},
+	{"BOT_ETCD_ENDPOINTS", func(c *Config, v string) { c.Database.Etcd.Endpoints = splitList(v) }},
+	{"BOT_ETCD_PASSWORD", func(c *Config, v string) { c.Database.Etcd.Password = Secret(v) }},
 	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},
 	{"BOT_METRICS_LISTEN", func(c *Config, v string) { c.Metrics.Listen = v }},
 	{"BOT_BACKUP_TOKEN", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
@@ -154,6 +198,17 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 		c.Limits.HintsPerGame = n
 	}
 	return c, validate(c)
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var items []string
+	for _, it := range strings.Split(s, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	return items
 }
 
 // minBackupToken is the shortest metrics.backup_token accepted.

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
+	"net"
 
 	"github.com/boardbot/boardbot/adapters/discord"
 	"github.com/boardbot/boardbot/session"
@@ -29,6 +34,20 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire 
 		return nil, err
 	}
 	onExpire[discord.Platform] = bot.Expired
+	in := cfg.Discord.Interactions
+	if in.PublicKey != "" {
+		key, _ := hex.DecodeString(in.PublicKey) // validated
+		e, err := bot.Endpoint(discord.EndpointConfig{PublicKey: ed25519.PublicKey(key)})
+		if err != nil {
+			return nil, err
+		}
+		ln, err := net.Listen("tcp", in.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("discord: interactions endpoint: %w", err)
+		}
+		log.Info("serving Discord interactions over HTTP", "addr", ln.Addr().String(), "path", in.Path, "guild", cfg.Discord.GuildID)
+		return func(ctx context.Context) error { return e.Serve(ctx, ln, in.Path) }, nil
+	}
 	log.Info("serving Discord", "guild", cfg.Discord.GuildID)
 	return bot.Run, nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 var (
@@ -586,7 +587,7 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 		h.fatalf("bbolt consistency check: %v", err)
 	}
 
-	store, err := session.OpenBolt(h.db, nil)
+	store, err := storetest.OpenBolt(h.db, nil)
 	if err != nil {
 		h.fatalf("open the store: %v", err)
 	}

@@ -68,13 +68,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	level, _ := logLevel(cfg.Log.Level)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// Secrets log redacted (Secret.LogValue).
-	log.Debug("configuration", "db", cfg.Database.Path, "telegram_token", cfg.Telegram.Token,
+	log.Debug("configuration", "backend", cfg.Database.Backend, "db", cfg.Database.Path, "etcd", cfg.Database.Etcd.Endpoints, "telegram_token", cfg.Telegram.Token,
 		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
 
-	store, err := session.OpenBolt(cfg.Database.Path, nil)
-	if errors.Is(err, session.ErrLocked) {
-		return fmt.Errorf("%s is in use by another running bot; stop it or use -db for another file", cfg.Database.Path)
-	}
+	store, err := openConfigured(&cfg)
 	if err != nil {
 		return err
 	}
@@ -105,8 +102,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.DB(), backupConfig{Token: cfg.Metrics.BackupToken}, log)
-		backup := cfg.Metrics.BackupToken != ""
+		h := opsHandler(m, store.file, backupConfig{Token: cfg.Metrics.BackupToken}, log)
+		backup := cfg.Metrics.BackupToken != "" && store.file != nil
 		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
 	}
 	if cfg.Discord.Token != "" {
@@ -117,7 +114,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire)
+		var reclaim <-chan time.Time
+		if store.etcd != nil {
+			reclaim = store.electedTicks(ctx, "telegram-reclaim", reclaimEvery)
+		}
+		if cfg.Telegram.Mode != "webhook" {
+			// One poller per token: with etcd, a lock among replicas.
+			release, lost, err := store.holdPoller(ctx, string(cfg.Telegram.Token))
+			if err != nil {
+				return err
+			}
+			defer release()
+			if lost != nil {
+				servers = append(servers, func(ctx context.Context) error {
+					select {
+					case <-lost:
+						return errors.New("lost the Telegram poller lock: etcd was unreachable for too long")
+					case <-ctx.Done():
+						return nil
+					}
+				})
+			}
+		}
+		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim)
 		if err != nil {
 			return err
 		}
@@ -133,7 +152,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return con.Run(ctx)
 		})
 	}
-	defer startSweeper(ctx, svc, log)()
+	defer startSweeper(ctx, store, svc, log)()
 	return serve(ctx, servers, cfg.ShutdownTimeout)
 }
 
@@ -181,18 +200,26 @@ func serve(ctx context.Context, servers []server, timeout time.Duration) error {
 // time.
 var errShutdownTimeout = errors.New("shutdown timed out with work in hand")
 
+// reclaimEvery is how often, with etcd, the elected replica takes over
+// the Telegram updates a stopped replica had accepted and not handled;
+// an update is taken over after it stayed in the inbox one to two ticks.
+const reclaimEvery = 30 * time.Second
+
 // sweepEvery is how often expired games and challenges are ended.
 const sweepEvery = 30 * time.Second
 
 // startSweeper ends expired games in the background until the returned
-// stop function is called; stop waits for the sweeper to finish.
-func startSweeper(ctx context.Context, svc *session.Service, log *slog.Logger) (stop func()) {
+// stop function is called; stop waits for the sweeper to finish. With
+// etcd, only the replica elected for it sweeps.
+func startSweeper(ctx context.Context, store *openedStore, svc *session.Service, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	ticker := time.NewTicker(sweepEvery)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		svc.RunSweeper(ctx, ticker.C, func(err error) { log.Error("sweeping expired games", "err", err) })
+		store.background(ctx, "sweeper", func(ctx context.Context) {
+			svc.RunSweeper(ctx, ticker.C, func(err error) { log.Error("sweeping expired games", "err", err) })
+		})
 	}()
 	return func() {
 		cancel()

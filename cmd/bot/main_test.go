@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // env returns a getenv over a fixed map.
@@ -97,7 +97,7 @@ func TestRunPlaysInTheTerminal(t *testing.T) {
 
 func TestSecondCopyFailsWithClearMessage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
-	st, err := session.OpenBolt(db, nil)
+	st, err := storetest.OpenBolt(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,8 @@ import (
 // Observer and gives the platforms their update and API error hooks, so
 // that no other package depends on Prometheus.
 type metrics struct {
+	// active counts the live games (and so asks the store).
+	active    func() (int, error)
 	reg       *prometheus.Registry
 	updates   *prometheus.CounterVec
 	moves     *prometheus.CounterVec
@@ -41,7 +43,8 @@ type metrics struct {
 // number of live games for boardbot_active_games.
 func newMetrics(active func() (int, error)) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
+		active: active,
+		reg:    prometheus.NewRegistry(),
 		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "boardbot_updates_total", Help: "Updates received, by platform and kind.",
 		}, []string{"platform", "kind"}),
@@ -147,18 +150,26 @@ func (m *metrics) onUnreadable(log *slog.Logger) func(kind, id string) {
 }
 
 // opsHandler serves /metrics, /healthz (200 while the database answers)
-// and /backup (see backupHandler; off without backup.Token).
+// and /backup (see backupHandler; off without backup.Token). With no
+// bbolt file (the etcd backend) /healthz asks the store through m's
+// active-games count and there is no /backup: etcd has its own snapshots.
 func opsHandler(m *metrics, db *bolt.DB, backup backupConfig, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	healthy := func() error { return db.View(func(*bolt.Tx) error { return nil }) }
+	if db == nil {
+		healthy = func() error { _, err := m.active(); return err }
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := db.View(func(*bolt.Tx) error { return nil }); err != nil {
+		if err := healthy(); err != nil {
 			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	mux.Handle("GET /backup", newBackupHandler(db, backup, log))
+	if db != nil {
+		mux.Handle("GET /backup", newBackupHandler(db, backup, log))
+	}
 	return mux
 }
 

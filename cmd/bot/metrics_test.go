@@ -16,6 +16,7 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // get returns the status and body of a GET of url.
@@ -34,7 +35,7 @@ func get(t *testing.T, url string) (int, string) {
 }
 
 func TestOpsEndpoints(t *testing.T) {
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestOpsEndpoints(t *testing.T) {
 	if err := os.WriteFile(path, []byte(snap), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	copyStore, err := session.OpenBolt(path, nil)
+	copyStore, err := storetest.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

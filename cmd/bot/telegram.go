@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/session"
@@ -34,7 +35,7 @@ type TelegramConfig struct {
 // bot playing the games of svc, counting its updates and API errors in m.
 // It sets the bot's entry of onExpire, so that games the sweeper ends show
 // it on their board messages.
-func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View)) (*telegram.Bot, error) {
+func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time) (*telegram.Bot, error) {
 	c := cfg.Telegram
 	bot, err := telegram.New(ctx, svc, telegram.Config{
 		Token:       string(c.Token),
@@ -46,6 +47,7 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 			Secret: string(c.Webhook.Secret),
 		},
 		Workers:         c.Workers,
+		Reclaim:         reclaim,
 		Log:             log,
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		OnUpdate:        m.onUpdate(telegram.Platform),

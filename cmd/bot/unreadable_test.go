@@ -14,6 +14,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/console"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // secretRecord is what the tests leave in place of a record: a newer
@@ -31,7 +32,7 @@ func overwrite(t *testing.T, db *bolt.DB, bucket, key string) {
 }
 
 func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
-	store, err := session.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 // log names the bad record once, without its contents.
 func TestRunSkipsAnUnreadableGameInTheTerminal(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
-	store, err := session.OpenBolt(db, nil)
+	store, err := storetest.OpenBolt(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -26,6 +28,12 @@ func envOf(key string) string {
 	switch key {
 	case "database.path":
 		return "BOT_DB"
+	case "database.backend":
+		return "BOT_DB_BACKEND"
+	case "database.etcd.endpoints":
+		return "BOT_ETCD_ENDPOINTS"
+	case "database.etcd.password":
+		return "BOT_ETCD_PASSWORD"
 	case "log.level":
 		return "BOT_LOG_LEVEL"
 	case "metrics.listen":
@@ -42,6 +50,8 @@ func envOf(key string) string {
 		return "DISCORD_TOKEN"
 	case "limits.hints_per_game":
 		return hintsEnv
+	case "discord.interactions.public_key":
+		return "DISCORD_PUBLIC_KEY"
 	}
 	return ""
 }
@@ -81,6 +91,33 @@ func validate(c Config) error {
 
 	if strings.TrimSpace(c.Database.Path) == "" {
 		bad("database.path", c.Database.Path, "a file path")
+	}
+	if b := c.Database.Backend; b != "bbolt" && b != "etcd" {
+		bad("database.backend", b, "bbolt (one process) or etcd (replicas)")
+	}
+	ec := c.Database.Etcd
+	if c.Database.Backend == "etcd" && len(ec.Endpoints) == 0 {
+		bad("database.etcd.endpoints", "", "the cluster's client URLs, such as http://127.0.0.1:2379")
+	}
+	for _, e := range ec.Endpoints {
+		if !etcdEndpoint(e) {
+			bad("database.etcd.endpoints", e, "http(s)://host:port or host:port")
+		}
+	}
+	if p := ec.Prefix; p == "" || hasSpace(p) {
+		bad("database.etcd.prefix", p, "a key prefix without spaces, such as boardbot/")
+	}
+	if (ec.Username == "") != (ec.Password == "") {
+		bad("database.etcd.username", ec.Username, "a username and a password together, or neither")
+	}
+	if (ec.CertFile == "") != (ec.KeyFile == "") {
+		bad("database.etcd.cert_file", ec.CertFile, "cert_file and key_file together, or neither")
+	}
+	if ec.DialTimeout <= 0 {
+		bad("database.etcd.dial_timeout", ec.DialTimeout, "a duration above 0, such as 5s")
+	}
+	if ec.RequestTimeout <= 0 {
+		bad("database.etcd.request_timeout", ec.RequestTimeout, "a duration above 0, such as 5s")
 	}
 	if _, err := logLevel(c.Log.Level); err != nil {
 		bad("log.level", c.Log.Level, "debug, info, warn or error")
@@ -142,7 +179,32 @@ func validate(c Config) error {
 	if b := dc.APIBase; b != "" && !webURL(b) {
 		bad("discord.api_base", b, "an http(s) URL, or empty")
 	}
+	in := dc.Interactions
+	if k := in.PublicKey; k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
+			bad("discord.interactions.public_key", k, "the application's public key: 64 hex digits from the developer portal")
+		}
+		if !hostPort(in.Listen) {
+			bad("discord.interactions.listen", in.Listen, "host:port or :port of the Interactions Endpoint URL")
+		}
+		if dc.AppID == "" {
+			bad("discord.app_id", dc.AppID, "the application id, which the interactions endpoint needs (no gateway tells it)")
+		}
+	} else if in.Listen != "" && !hostPort(in.Listen) {
+		bad("discord.interactions.listen", in.Listen, "host:port or :port, or empty")
+	}
+	if !strings.HasPrefix(in.Path, "/") {
+		bad("discord.interactions.path", in.Path, "a path starting with /")
+	}
 	return errors.Join(errs...)
+}
+
+// etcdEndpoint reports whether s is an etcd client URL or host:port.
+func etcdEndpoint(s string) bool {
+	if strings.Contains(s, "://") {
+		return webURL(s)
+	}
+	return hostPort(s) && !strings.HasPrefix(s, ":")
 }
 
 // knownLocale reports whether the terminal's locale names a language of

@@ -119,7 +119,11 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 	}
 	s.mu.Lock()
 	in.event = ev
+	ep := s.endpoint
 	s.mu.Unlock()
+	if ep != nil {
+		return in.id, s.deliverHTTP(ep, in, ev)
+	}
 	if err := s.Dispatch("INTERACTION_CREATE", ev); err != nil {
 		s.mu.Lock()
 		delete(s.interactions, in.token)

@@ -69,6 +69,8 @@ type Server struct {
 	commands     map[string][]json.RawMessage
 	limits       []*rateLimit
 	gw           gatewayState
+	// endpoint, when set, receives interactions instead of the gateway.
+	endpoint *endpoint
 }
 
 // Options configure a Server.

@@ -1,17 +1,31 @@
-package session
+package boltstore_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // TestGroupCommitIsolatesFailures runs many concurrent Updates, some of
 // which write and then fail or panic: every failing one gets its own error
 // and leaves no trace, every other one commits.
 func TestGroupCommitIsolatesFailures(t *testing.T) {
-	st, _ := mustOpenStore(t)
+	db, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := session.NewStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
 	errOdd := errors.New("odd")
 	const n = 200
 	errs := make([]error, n)
@@ -20,8 +34,8 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = st.Update(ctx, func(tx Tx) error {
-				if err := tx.PutUserSettings("test", fmt.Sprint(i), UserSettings{Lang: "en"}); err != nil {
+			errs[i] = st.Update(ctx, func(tx session.Tx) error {
+				if err := tx.PutUserSettings("test", fmt.Sprint(i), session.UserSettings{Lang: "en"}); err != nil {
 					return err
 				}
 				switch i % 4 {
@@ -36,8 +50,8 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		var us UserSettings
-		if verr := st.View(ctx, func(tx Tx) error {
+		var us session.UserSettings
+		if verr := st.View(ctx, func(tx session.Tx) error {
 			var err error
 			us, err = tx.UserSettings("test", fmt.Sprint(i))
 			return err

@@ -1,0 +1,230 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
+	"github.com/boardbot/boardbot/session/storetest"
+)
+
+// replica is a bot serving the Interactions Endpoint URL on a store.
+type replica struct {
+	url     string
+	svc     *session.Service
+	cancel  context.CancelFunc
+	done    chan error
+	mu      sync.Mutex
+	handled map[string]chan struct{}
+}
+
+// testKey is the application key of the endpoint tests, from a fixed
+// seed.
+var testKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+
+// startReplica runs a bot on st serving the endpoint on a loopback port
+// until the test ends.
+func startReplica(t *testing.T, st session.Store, seed uint64) *replica {
+	t.Helper()
+	r := &replica{handled: map[string]chan struct{}{}, done: make(chan error, 1)}
+	var mu sync.Mutex
+	r.svc = session.New(st, &session.Config{NewSeed: func() uint64 { mu.Lock(); defer mu.Unlock(); seed++; return seed }})
+	bot, err := New(r.svc, Config{Token: testToken, AppID: discordtest.AppID, Handled: r.markHandled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := bot.Endpoint(EndpointConfig{PublicKey: testKey.Public().(ed25519.PublicKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.url = "http://" + ln.Addr().String() + "/interactions"
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() { r.done <- e.Serve(ctx, ln, "/interactions") }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-r.done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return r
+}
+
+func (r *replica) handledChan(id string) chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.handled[id]
+	if !ok {
+		c = make(chan struct{})
+		r.handled[id] = c
+	}
+	return c
+}
+
+func (r *replica) markHandled(id string) { close(r.handledChan(id)) }
+
+// endpointFake starts a fake Discord for endpoint tests.
+func endpointFake(t *testing.T) *discordtest.Server {
+	t.Helper()
+	fake := discordtest.New(discordtest.Options{Token: testToken})
+	if err := SetAPIBase(fake.URL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		fake.Close()
+		SetAPIBase(DefaultAPIBase)
+	})
+	return fake
+}
+
+func boltStore(t *testing.T) *storetest.Bolt {
+	t.Helper()
+	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// TestEndpointRefusesUnsignedStaleAndReplayed posts to the endpoint
+// requests with a bad signature, a tampered body, a stale or future
+// timestamp and a replay of a handled interaction: each gets 401 and
+// changes nothing; a signed PING gets PONG.
+func TestEndpointRefusesUnsignedStaleAndReplayed(t *testing.T) {
+	fake := endpointFake(t)
+	r := startReplica(t, boltStore(t), 1)
+	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
+
+	ping := []byte(`{"id":"1","type":1,"application_id":"` + discordtest.AppID + `","token":"t","version":1}`)
+	status, body, err := discordtest.PostSigned(r.url, discordtest.Sign(testKey, time.Now(), ping), ping)
+	if err != nil || status != 200 || !strings.Contains(string(body), `"type":1`) {
+		t.Fatalf("PING: %d %s %v, want 200 and PONG", status, body, err)
+	}
+
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{8}, ed25519.SeedSize))
+	tampered := discordtest.Sign(testKey, time.Now(), ping)
+	for name, c := range map[string]struct {
+		h    http.Header
+		body []byte
+	}{
+		"no signature":    {http.Header{"Content-Type": {"application/json"}}, ping},
+		"another key":     {discordtest.Sign(other, time.Now(), ping), ping},
+		"tampered body":   {tampered, bytes.Replace(ping, []byte(`"type":1`), []byte(`"type":2`), 1)},
+		"stale timestamp": {discordtest.Sign(testKey, time.Now().Add(-6*time.Minute), ping), ping},
+		"future":          {discordtest.Sign(testKey, time.Now().Add(6*time.Minute), ping), ping},
+	} {
+		status, _, err := discordtest.PostSigned(r.url, c.h, c.body)
+		if err != nil || status != http.StatusUnauthorized {
+			t.Errorf("%s: %d %v, want 401", name, status, err)
+		}
+	}
+
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-r.handledChan(id)
+	before := len(fake.Messages("c1"))
+	ev, _ := fake.Event(id)
+	status, _, err = discordtest.PostSigned(r.url, discordtest.Sign(testKey, time.Now(), ev), ev)
+	if err != nil || status != http.StatusUnauthorized {
+		t.Errorf("replayed /play: %d %v, want 401", status, err)
+	}
+	if after := len(fake.Messages("c1")); after != before {
+		t.Errorf("the replay posted %d messages", after-before)
+	}
+}
+
+// TestEndpointGameAcrossReplicas plays whole games through the endpoint
+// of two replicas on one etcd cluster, each interaction sent to a replica
+// picked at random (seeded): every tap moves the game once and the board
+// shown is the stored game's.
+func TestEndpointGameAcrossReplicas(t *testing.T) {
+	fake := endpointFake(t)
+	c := etcdtest.Start(t, 1)
+	rs := []*replica{startReplica(t, c.SessionStore(t, "discord/"), 1), startReplica(t, c.SessionStore(t, "discord/"), 1000)}
+	rng, pick := rand.New(rand.NewPCG(5, 6)), rand.New(rand.NewPCG(1, 2))
+	var mu sync.Mutex
+	var last *replica
+	fake.UseEndpoint(func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		last = rs[pick.IntN(len(rs))]
+		return last.url
+	}, testKey, time.Now)
+	wait := func(id string) {
+		t.Helper()
+		mu.Lock()
+		r := last
+		mu.Unlock()
+		select {
+		case <-r.handledChan(id):
+		case <-time.After(waitLimit):
+			t.Fatalf("interaction %s not handled", id)
+		}
+	}
+	used := map[*replica]bool{}
+	for game := range 2 {
+		id, err := fake.Command(ann, "c1", cmdPlay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wait(id)
+		board, ok := fake.Message(fake.Response(id).Original)
+		if !ok || len(placeButtons(board)) == 0 {
+			t.Fatalf("game %d: /play showed %+v; calls %+v", game, board, fake.Calls())
+		}
+		taps := 0
+		for ; len(placeButtons(board)) > 0; taps++ {
+			if taps > 9 {
+				t.Fatalf("game %d: still running after 9 taps", game)
+			}
+			cells := placeButtons(board)
+			id, err := fake.Tap(ann, board.ID, cells[rng.IntN(len(cells))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			wait(id)
+			mu.Lock()
+			used[last] = true
+			mu.Unlock()
+			board, _ = fake.Message(board.ID)
+		}
+		v, err := rs[0].svc.Last(context.Background(), session.Actor{Platform: Platform, Chat: "c1", User: session.User{ID: ann.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Status().Over() {
+			t.Errorf("game %d: the board shows no cell to tap, the store has %v", game, v.Status())
+		}
+		human := 0
+		for i := range v.Moves() {
+			if (i%2 == 0) == (v.SideOf(ann.ID) == engine.Black) {
+				human++
+			}
+		}
+		if human != taps {
+			t.Errorf("game %d: %d taps, the stored game has %d moves of ann", game, taps, human)
+		}
+	}
+	if len(used) != 2 {
+		t.Errorf("taps went to %d replicas, want both: %s %s", len(used), rs[0].url, rs[1].url)
+	}
+}

@@ -1,0 +1,201 @@
+// Package etcdtest starts real etcd clusters inside a test process: its
+// members listen on loopback ports and keep their data in the test's
+// temporary directory, and the test can stop any of them mid-run.
+package etcdtest
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/etcdstore"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+)
+
+// Cluster is an etcd cluster of embedded members.
+type Cluster struct {
+	t       testing.TB
+	mu      sync.Mutex
+	members []*embed.Etcd
+	clients []string
+}
+
+// Start starts a cluster of n members and waits until it has a leader;
+// the cluster stops when the test ends.
+func Start(t testing.TB, n int) *Cluster {
+	t.Helper()
+	c := &Cluster{t: t}
+	peers := make([]string, n)
+	var initial []string
+	for i := range n {
+		peers[i] = "http://" + freeAddr(t)
+		c.clients = append(c.clients, "http://"+freeAddr(t))
+		initial = append(initial, fmt.Sprintf("m%d=%s", i, peers[i]))
+	}
+	dir := t.TempDir()
+	cfgs := make([]*embed.Config, n)
+	for i := range n {
+		cfg := embed.NewConfig()
+		cfg.Name = fmt.Sprintf("m%d", i)
+		cfg.Dir = fmt.Sprintf("%s/m%d", dir, i)
+		pu, _ := url.Parse(peers[i])
+		cu, _ := url.Parse(c.clients[i])
+		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{*pu}, []url.URL{*pu}
+		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{*cu}, []url.URL{*cu}
+		cfg.InitialCluster = strings.Join(initial, ",")
+		cfg.InitialClusterToken = "boardbot-test"
+		cfg.TickMs, cfg.ElectionMs = 50, 1000
+		cfg.UnsafeNoFsync = true
+		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+		cfgs[i] = cfg
+	}
+	// Members wait for each other: start them together.
+	c.members = make([]*embed.Etcd, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.members[i], errs[i] = embed.StartEtcd(cfgs[i])
+		}()
+	}
+	wg.Wait()
+	t.Cleanup(c.close)
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("etcdtest: start member %d: %v", i, err)
+		}
+	}
+	for i, m := range c.members {
+		select {
+		case <-m.Server.ReadyNotify():
+		case <-time.After(30 * time.Second):
+			t.Fatalf("etcdtest: member %d not ready", i)
+		}
+	}
+	c.WaitLeader()
+	return c
+}
+
+// freeAddr returns a loopback address no one listens on now.
+func freeAddr(t testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func (c *Cluster) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, m := range c.members {
+		if m != nil {
+			m.Close()
+			c.members[i] = nil
+		}
+	}
+}
+
+// Endpoints returns the client URLs of every member, stopped ones too.
+func (c *Cluster) Endpoints() []string { return append([]string(nil), c.clients...) }
+
+// Leader returns the index of the member that leads, or -1.
+func (c *Cluster) Leader() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, m := range c.members {
+		if m != nil && m.Server.Leader() == m.Server.MemberID() {
+			return i
+		}
+	}
+	return -1
+}
+
+// WaitLeader waits until the running members agree on a leader and
+// returns its index.
+func (c *Cluster) WaitLeader() int {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if i := c.Leader(); i >= 0 {
+			return i
+		}
+		c.mu.Lock()
+		var m *embed.Etcd
+		for _, x := range c.members {
+			if x != nil {
+				m = x
+			}
+		}
+		c.mu.Unlock()
+		if m == nil {
+			break
+		}
+		// The leader changes on a raft event; wait for the member to
+		// hear from one, a tick at most.
+		select {
+		case <-m.Server.LeaderChangedNotify():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	c.t.Fatalf("etcdtest: no leader")
+	return -1
+}
+
+// Stop stops member i, as a crash of its machine would.
+func (c *Cluster) Stop(i int) {
+	c.mu.Lock()
+	m := c.members[i]
+	c.members[i] = nil
+	c.mu.Unlock()
+	if m != nil {
+		m.Server.HardStop()
+		m.Close()
+	}
+}
+
+// Client returns a client of every member, closed when the test ends.
+func (c *Cluster) Client(t testing.TB, opts ...grpc.DialOption) *clientv3.Client {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{
+		Endpoints: c.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
+		DialOptions: opts,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
+}
+
+// Store returns an etcd store on a new client of the cluster, with the
+// prefix, closed when the test ends.
+func (c *Cluster) Store(t testing.TB, prefix string, opts ...grpc.DialOption) *etcdstore.Store {
+	t.Helper()
+	st, err := etcdstore.Open(etcdstore.Options{Client: c.Client(t, opts...), Prefix: prefix, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// SessionStore returns the game logic's Store on c.Store.
+func (c *Cluster) SessionStore(t testing.TB, prefix string) *session.KVStore {
+	t.Helper()
+	st, err := session.NewStore(c.Store(t, prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
