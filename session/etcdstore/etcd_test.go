@@ -45,7 +45,11 @@ func (f *faults) interceptor() grpc.DialOption {
 // counter adds one to key in bucket "n" and counts the runs of its
 // function.
 func counter(st kv.Store, key string, runs *atomic.Int64) error {
-	return st.Update(context.Background(), func(tx kv.Tx) error {
+	// Bounded, so that a store that reruns a lost commit forever fails
+	// the test instead of hanging it.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return st.Update(ctx, func(tx kv.Tx) error {
 		runs.Add(1)
 		v, err := tx.Get([]byte("n"), []byte(key))
 		if err != nil {
