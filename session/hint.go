@@ -34,28 +34,13 @@ const hintStream = 1 << 32
 func (s *Service) Hint(ctx context.Context, who Actor, req HintRequest) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(req.Game))()
-	if v, err := s.duplicate(ctx); err != nil {
-		return v, err
-	}
-	g, err := s.loadFor(ctx, who, req.Game)
+	g, me, v, err := s.loadInPlay(ctx, who, req.Game, req.MoveNo, "hint")
 	if err != nil {
-		return View{}, err
-	}
-	if v, err := s.expireIfDue(ctx, &g); err != nil {
 		return v, err
 	}
-	me := g.SideOf(who.User.ID)
 	switch {
-	case g.Status == Open:
-		return View{}, fmt.Errorf("session: hint in game %s: %w", g.ID, ErrNotStarted)
-	case g.Status.Over():
-		return View{}, fmt.Errorf("session: hint in game %s: %w", g.ID, ErrGameOver)
-	case me == engine.Empty:
-		return View{}, fmt.Errorf("session: hint in game %s by %q: %w", g.ID, who.User.ID, ErrNotAPlayer)
 	case g.IsDuel():
 		return View{}, fmt.Errorf("session: hint in duel %s: %w", g.ID, ErrHintDuel)
-	case req.MoveNo != g.MoveNo():
-		return View{}, fmt.Errorf("session: hint in game %s: move %d, game is at %d: %w", g.ID, req.MoveNo, g.MoveNo(), ErrStale)
 	case me != g.ToMove():
 		return View{}, fmt.Errorf("session: hint in game %s by %q: %w", g.ID, who.User.ID, ErrNotYourTurn)
 	case g.Hint != nil:

@@ -356,26 +356,11 @@ type PlaceRequest struct {
 func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ View, err error) {
 	defer s.refused(who.Platform, &err)
 	defer s.locks.lock(string(req.Game))()
-	if v, err := s.duplicate(ctx); err != nil {
-		return v, err
-	}
-	g, err := s.loadFor(ctx, who, req.Game)
+	g, me, v, err := s.loadInPlay(ctx, who, req.Game, req.MoveNo, "place")
 	if err != nil {
-		return View{}, err
-	}
-	if v, err := s.expireIfDue(ctx, &g); err != nil {
 		return v, err
 	}
-	me := g.SideOf(who.User.ID)
 	switch {
-	case g.Status == Open:
-		return View{}, fmt.Errorf("session: place in game %s: %w", g.ID, ErrNotStarted)
-	case g.Status.Over():
-		return View{}, fmt.Errorf("session: place in game %s: %w", g.ID, ErrGameOver)
-	case me == engine.Empty:
-		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, who.User.ID, ErrNotAPlayer)
-	case req.MoveNo != g.MoveNo():
-		return View{}, fmt.Errorf("session: place in game %s: move %d, game is at %d: %w", g.ID, req.MoveNo, g.MoveNo(), ErrStale)
 	case me != g.ToMove():
 		return View{}, fmt.Errorf("session: place in game %s by %q: %w", g.ID, who.User.ID, ErrNotYourTurn)
 	case !g.Rules.Contains(req.Cell):
@@ -397,7 +382,7 @@ func (s *Service) Place(ctx context.Context, who Actor, req PlaceRequest) (_ Vie
 		return View{}, err
 	}
 	s.touch(&g)
-	v, err := s.commit(ctx, &g, b, Running)
+	v, err = s.commit(ctx, &g, b, Running)
 	if err != nil {
 		return v, err
 	}
@@ -572,6 +557,41 @@ func (s *Service) think(ctx context.Context, g *Game, b *engine.Board, level eng
 		return fmt.Errorf("session: game %s: AI move: %w", g.ID, err)
 	}
 	return s.play(g, b, p)
+}
+
+// loadInPlay loads game id for an action (named what in errors) that a
+// player takes at move moveNo, with the game's lock held by the caller. It
+// refuses another handling of the same update (ErrDuplicate), ends a game
+// past its deadline (ErrExpired), and refuses a game not running
+// (ErrNotStarted, ErrGameOver), someone who does not play it
+// (ErrNotAPlayer) and a stale move number (ErrStale). It returns the game
+// and the player's side, or the view to show with the error.
+func (s *Service) loadInPlay(ctx context.Context, who Actor, id GameID, moveNo int, what string) (Game, engine.Stone, View, error) {
+	if v, err := s.duplicate(ctx); err != nil {
+		return Game{}, engine.Empty, v, err
+	}
+	g, err := s.loadFor(ctx, who, id)
+	if err != nil {
+		return Game{}, engine.Empty, View{}, err
+	}
+	if v, err := s.expireIfDue(ctx, &g); err != nil {
+		return Game{}, engine.Empty, v, err
+	}
+	me := g.SideOf(who.User.ID)
+	switch {
+	case g.Status == Open:
+		err = fmt.Errorf("session: %s in game %s: %w", what, g.ID, ErrNotStarted)
+	case g.Status.Over():
+		err = fmt.Errorf("session: %s in game %s: %w", what, g.ID, ErrGameOver)
+	case me == engine.Empty:
+		err = fmt.Errorf("session: %s in game %s by %q: %w", what, g.ID, who.User.ID, ErrNotAPlayer)
+	case moveNo != g.MoveNo():
+		err = fmt.Errorf("session: %s in game %s: move %d, game is at %d: %w", what, g.ID, moveNo, g.MoveNo(), ErrStale)
+	}
+	if err != nil {
+		return Game{}, engine.Empty, View{}, err
+	}
+	return g, me, View{}, nil
 }
 
 // commit stores g as its next version and returns its view. was is the

@@ -80,23 +80,9 @@ func (s *Service) DeclineUndo(ctx context.Context, who Actor, req UndoRequest) (
 // A change that leaves the game as it was commits nothing.
 func (s *Service) undo(ctx context.Context, who Actor, req UndoRequest, what string, change func(g *Game, me engine.Stone) error) (View, error) {
 	defer s.locks.lock(string(req.Game))()
-	g, err := s.loadFor(ctx, who, req.Game)
+	g, me, v, err := s.loadInPlay(ctx, who, req.Game, req.MoveNo, what)
 	if err != nil {
-		return View{}, err
-	}
-	if v, err := s.expireIfDue(ctx, &g); err != nil {
 		return v, err
-	}
-	me := g.SideOf(who.User.ID)
-	switch {
-	case g.Status == Open:
-		return View{}, fmt.Errorf("session: %s in game %s: %w", what, g.ID, ErrNotStarted)
-	case g.Status.Over():
-		return View{}, fmt.Errorf("session: %s in game %s: %w", what, g.ID, ErrGameOver)
-	case me == engine.Empty:
-		return View{}, fmt.Errorf("session: %s in game %s by %q: %w", what, g.ID, who.User.ID, ErrNotAPlayer)
-	case req.MoveNo != g.MoveNo():
-		return View{}, fmt.Errorf("session: %s in game %s: move %d, game is at %d: %w", what, g.ID, req.MoveNo, g.MoveNo(), ErrStale)
 	}
 	before := g.clone()
 	if err := change(&g, me); err != nil {
