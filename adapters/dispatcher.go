@@ -169,18 +169,11 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 		}
 		return Reply{Lang: lang, Game: &v}
 	case CmdResign:
-		t, err := d.target(ctx, who)
-		switch {
-		case errors.Is(err, session.ErrNotFound):
-			return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
-		case err != nil:
-			return d.refuse(lang, session.View{}, err, true)
-		case t.ended.ID() != "":
-			return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
-		case len(t.choose) > 0:
-			return d.askWhich(lang, t.choose)
+		g, instead := d.onScreen(ctx, lang, who)
+		if instead != nil {
+			return *instead
 		}
-		v, err := d.svc.Resign(ctx, who, t.game.ID())
+		v, err := d.svc.Resign(ctx, who, g.ID())
 		if err != nil {
 			return d.refuse(lang, v, err, true)
 		}
@@ -275,20 +268,11 @@ func (d *Dispatcher) chatDefaults(ctx context.Context, who session.Actor, p Play
 func (d *Dispatcher) undo(ctx context.Context, lang render.Lang, who session.Actor) Reply {
 	v, err := d.asked(ctx, who)
 	if errors.Is(err, session.ErrNotFound) {
-		var t aim
-		t, err = d.target(ctx, who)
-		switch {
-		case err != nil:
-		case t.ended.ID() != "":
-			return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
-		case len(t.choose) > 0:
-			return d.askWhich(lang, t.choose)
-		default:
-			v = t.game
+		var instead *Reply
+		if v, instead = d.onScreen(ctx, lang, who); instead != nil {
+			return *instead
 		}
-	}
-	if errors.Is(err, session.ErrNotFound) {
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+		err = nil
 	}
 	if err == nil {
 		v, err = d.svc.Undo(ctx, who, session.UndoRequest{Game: v.ID(), MoveNo: v.MoveNo()})
@@ -302,18 +286,32 @@ func (d *Dispatcher) undo(ctx context.Context, lang render.Lang, who session.Act
 // typedHint answers a typed /hint: a hint in the game on screen (see
 // target).
 func (d *Dispatcher) typedHint(ctx context.Context, lang render.Lang, who session.Actor) Reply {
+	g, instead := d.onScreen(ctx, lang, who)
+	if instead != nil {
+		return *instead
+	}
+	return d.hint(ctx, lang, who, session.HintRequest{Game: g.ID(), MoveNo: g.MoveNo()}, g.Message(), true)
+}
+
+// onScreen returns the running game a typed /resign, /undo or /hint is
+// for (see target), or the reply to give instead: no game here, the game
+// on screen is over, or a question of which game.
+func (d *Dispatcher) onScreen(ctx context.Context, lang render.Lang, who session.Actor) (session.View, *Reply) {
 	t, err := d.target(ctx, who)
+	var r Reply
 	switch {
 	case errors.Is(err, session.ErrNotFound):
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
+		r = Reply{Lang: lang, Text: render.T(lang, render.MsgNoGame)}
 	case err != nil:
-		return d.refuse(lang, session.View{}, err, true)
+		r = d.refuse(lang, session.View{}, err, true)
 	case t.ended.ID() != "":
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
+		r = Reply{Lang: lang, Text: render.T(lang, render.MsgTypedGameOver)}
 	case len(t.choose) > 0:
-		return d.askWhich(lang, t.choose)
+		r = d.askWhich(lang, t.choose)
+	default:
+		return t.game, nil
 	}
-	return d.hint(ctx, lang, who, session.HintRequest{Game: t.game.ID(), MoveNo: t.game.MoveNo()}, t.game.Message(), true)
+	return session.View{}, &r
 }
 
 // hint asks for a hint and shows the game with it on message edit, its
