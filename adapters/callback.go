@@ -33,6 +33,8 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	h:<game>:<move>           ask for a hint (render.Hint)
 //	n                         a button that does nothing (render.Noop)
 //	f:<game>                  show the game, for typed moves (render.Show)
+//	v:<game>                  send the replay of a finished game (render.ReplayGame)
+//	e:<game>                  send the record of a finished game (render.ExportGame)
 //	n                         a control that does nothing (render.Noop)
 //	n:<game>:<x>:<y>          a cell that takes no stone (render.Noop)
 //
@@ -45,7 +47,7 @@ const maxGameIDLen = 16
 // their kinds.
 var gameOnly = map[string]render.ActionKind{
 	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
-	"f": render.Show,
+	"f": render.Show, "v": render.ReplayGame, "e": render.ExportGame,
 }
 
 // atMove maps the letters of actions whose fields are the game and the

@@ -33,6 +33,10 @@ type Request struct {
 	// private chat. Only such commands call it, so that a platform that
 	// must ask its servers asks only then. Nil means the user may not.
 	Admin func(context.Context) (bool, error)
+	// Private reports a chat of the user alone with the bot (a private
+	// chat, the terminal): /history there lists the user's games of
+	// every chat.
+	Private bool
 }
 
 // Reply is what the platform adapter shows after an action. Any of its
@@ -61,6 +65,12 @@ type Reply struct {
 	// Buttons, when set, go under Text: the answers to its question, such
 	// as the games of render.MsgWhichGame.
 	Buttons *render.Keyboard
+	// Replay is a finished game whose animated replay (render.Replay,
+	// with render.ReplayCaption) the adapter sends as a new message.
+	Replay *session.View
+	// Record is the record of a finished game (render.Export), sent as a
+	// new message also in answer to a tap.
+	Record string
 }
 
 // WindowIn returns the top-left cell of the window to show the reply's
@@ -154,7 +164,7 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 	case CmdStart:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgWelcome)}
 	case CmdHelp:
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo) + "\n" + render.T(lang, render.MsgHelpHint)}
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo) + "\n" + render.T(lang, render.MsgHelpHint) + "\n" + render.T(lang, render.MsgHelpHistory)}
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
@@ -208,6 +218,17 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 		return d.rematch(ctx, lang, who, last.ID(), true)
 	case CmdStats:
 		return d.stats(ctx, lang, who)
+	case CmdHistory:
+		return d.history(ctx, lang, req)
+	case CmdExport:
+		last, err := d.svc.Last(ctx, who)
+		if errors.Is(err, session.ErrNotFound) {
+			return Reply{Lang: lang, Text: render.T(lang, render.MsgNoFinishedGame)}
+		}
+		if err != nil {
+			return d.refuse(lang, last, err, true)
+		}
+		return Reply{Lang: lang, Record: render.Export(last, lang)}
 	case CmdTop:
 		return d.top(ctx, lang, who, cmd.Board)
 	case CmdLang:
@@ -636,6 +657,9 @@ func (d *Dispatcher) tap(ctx context.Context, req Request, data string) Reply {
 	if a.Kind == render.Noop && a.Game == "" {
 		return Reply{Lang: lang}
 	}
+	if a.Kind == render.ReplayGame || a.Kind == render.ExportGame {
+		return d.send(ctx, lang, req, a)
+	}
 	shown, err := d.svc.Game(ctx, a.Game)
 	if err == nil && (shown.Platform() != d.platform || shown.Chat() != req.Chat) {
 		err = fmt.Errorf("adapters: tap on game %s from another chat: %w", a.Game, session.ErrNotFound)
@@ -715,6 +739,55 @@ func (d *Dispatcher) apply(ctx context.Context, lang render.Lang, req Request, a
 		return r
 	}
 	return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: window, Follow: window != nil}
+}
+
+// history answers /history: the user's last finished games in the chat,
+// or in every chat in a private one, with their replay and export
+// buttons.
+func (d *Dispatcher) history(ctx context.Context, lang render.Lang, req Request) Reply {
+	games, err := d.svc.History(ctx, d.actor(req), req.Private)
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, true)
+	}
+	r := Reply{Lang: lang, Text: render.History(games, req.User.ID, lang)}
+	if len(games) > 0 {
+		kb := render.HistoryKeyboard(games, lang)
+		r.Buttons = &kb
+	}
+	return r
+}
+
+// send answers ▶️ and 📋: the replay or the record of a finished game,
+// to anyone in the game's chat or to one of its players anywhere (from
+// /history in a private chat). It changes nothing, and a doubled tap or
+// a redelivered update sends it once (session.Service.ClaimSend).
+func (d *Dispatcher) send(ctx context.Context, lang render.Lang, req Request, a render.Action) Reply {
+	v, err := d.svc.Game(ctx, a.Game)
+	if err == nil && (v.Platform() != d.platform || (v.Chat() != req.Chat && v.SideOf(req.User.ID) == 0)) {
+		err = fmt.Errorf("adapters: game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case !v.Status().Over():
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNoReplay)}
+	case a.Kind == render.ReplayGame && len(v.Moves()) == 0:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNoReplay)}
+	}
+	what := "replay"
+	if a.Kind == render.ExportGame {
+		what = "export"
+	}
+	ok, err := d.svc.ClaimSend(ctx, d.actor(req), v.ID(), what)
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case !ok:
+		return Reply{Lang: lang}
+	case a.Kind == render.ExportGame:
+		return Reply{Lang: lang, Record: render.Export(v, lang)}
+	}
+	return Reply{Lang: lang, Replay: &v}
 }
 
 // show answers an answer of render.MsgWhichGame: the game, as a new

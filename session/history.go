@@ -226,3 +226,39 @@ func (s *Service) ForgetGames(ctx context.Context) (int, error) {
 		}
 	}
 }
+
+// SendGap is how long after a replay or record of a game was sent to a
+// user in a chat ClaimSend refuses to send it again: a doubled tap sends
+// one.
+const SendGap = 10 * time.Second
+
+// ClaimSend records that what (such as "replay") of game id is being
+// sent to the actor, and reports whether to send it: not when the update
+// ctx handles (WithUpdate) already took effect in another handling (a
+// redelivered update), nor when the same was claimed within SendGap (a
+// doubled tap). Sending changes no game, so the claim is an update mark
+// of its own, forgotten with the others after Config.UpdateTTL.
+func (s *Service) ClaimSend(ctx context.Context, who Actor, id GameID, what string) (bool, error) {
+	now := s.now()
+	key := "send\x00" + what + "\x00" + who.Chat + "\x00" + who.User.ID + "\x00" + string(id)
+	send := false
+	err := s.store.Update(ctx, func(tx Tx) error {
+		send = false
+		if err := markUpdate(ctx, tx, id, now); err != nil {
+			return err
+		}
+		m, ok, err := tx.UpdateMark(who.Platform, key)
+		if err != nil || (ok && now.Sub(m.At) < SendGap && !m.At.After(now)) {
+			return err
+		}
+		send = true
+		return tx.PutUpdateMark(who.Platform, key, UpdateMark{At: now, Game: id})
+	})
+	if errors.Is(err, ErrDuplicate) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("session: send %s of game %s: %w", what, id, err)
+	}
+	return send, nil
+}
