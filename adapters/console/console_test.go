@@ -30,6 +30,7 @@ func run(t *testing.T, path, script string) string {
 	d := adapters.NewDispatcher(svc, Platform, "", nil)
 	var out strings.Builder
 	c := New(d, strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")
+	c.SetReplayDir(filepath.Dir(path))
 	if err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

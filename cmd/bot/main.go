@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -146,6 +147,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
 		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
 		con := console.New(d, stdin, stdout, user, cfg.Console.Locale)
+		con.SetReplayDir(filepath.Dir(cfg.Database.Path))
 		onExpire[console.Platform] = con.Expired
 		servers = append(servers, func(ctx context.Context) error {
 			log.Debug("starting the console game", "db", cfg.Database.Path)
