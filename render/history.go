@@ -33,6 +33,10 @@ const (
 	MsgNoReplay Key = "no_replay"
 	// MsgHelpHistory is the line of /help on /history and /export.
 	MsgHelpHistory Key = "help_history"
+	// MsgMenuHistory and MsgMenuExport describe the commands in the
+	// platforms' command menus (at most 100 characters).
+	MsgMenuHistory Key = "menu_history"
+	MsgMenuExport  Key = "menu_export"
 )
 
 var historyCatalog = map[Key]map[Lang]string{
@@ -47,6 +51,8 @@ var historyCatalog = map[Key]map[Lang]string{
 	MsgReplayButton:   {English: "▶️%s", Chinese: "▶️%s"},
 	MsgExportButton:   {English: "📋%s", Chinese: "📋%s"},
 	MsgNoReplay:       {English: "This game has no moves to replay.", Chinese: "这局没有可回放的棋步。"},
+	MsgMenuHistory:    {English: "Your last ten finished games, to replay", Chinese: "你最近十局已结束的对局，可回放"},
+	MsgMenuExport:     {English: "The moves of your last finished game, to paste elsewhere", Chinese: "你上一局的棋谱，可粘贴到别处"},
 	MsgHelpHistory: {
 		English: "/history — your last ten finished games, ▶️ replays one as an animation, 📋 (or /export) gives its moves to paste elsewhere",
 		Chinese: "/history — 你最近十局已结束的对局，▶️ 以动画回放，📋（或 /export）给出可粘贴到别处的棋谱",

@@ -228,7 +228,7 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 			break
 		}
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member), Private: i.GuildID == ""}, true
 }
 
 // adminPermissions are the permissions, any of them, that let a member
@@ -319,6 +319,10 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 			b.editBoard(ctx, i, r.Edit, p)
 		}
 	}
+	if r.Record != "" || r.Replay != nil {
+		b.sendRecords(i, answered, r)
+		return
+	}
 	note := r.Notice
 	if note == "" && r.Game == nil {
 		note = r.Text
@@ -329,6 +333,34 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 	if !answered {
 		b.ack(i)
+	}
+}
+
+// replayName is the file name of a replay attachment.
+const replayName = "replay.gif"
+
+// sendRecords answers ▶️ and 📋 with the replay GIF as an attachment, or
+// the game's record, seen by the tapper only.
+func (b *Bot) sendRecords(i *discordgo.Interaction, answered bool, r adapters.Reply) {
+	if r.Record != "" {
+		b.ephemeral(i, answered, r.Record)
+		return
+	}
+	gif, err := render.Replay(*r.Replay)
+	if err != nil {
+		b.log.Error("discord: render a replay", "game", r.Replay.ID(), "err", err)
+		b.ephemeral(i, answered, render.T(r.Lang, render.MsgInternal))
+		return
+	}
+	if !answered {
+		b.ack(i)
+	}
+	_, err = b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+		Content: clip(render.ReplayCaption(*r.Replay, r.Lang)), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+		Files: []*discordgo.File{{Name: replayName, ContentType: "image/gif", Reader: bytes.NewReader(gif)}},
+	})
+	if err != nil {
+		b.logErr("send a replay", i, err)
 	}
 }
 
@@ -368,6 +400,9 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 	r, deferred := b.await(i, slow, discordgo.InteractionResponseDeferredChannelMessageWithSource, failed, work)
 	if r.Game == nil {
 		text := r.Text
+		if r.Record != "" {
+			text = r.Record
+		}
 		if text == "" {
 			text = render.T(lang, render.MsgHelp)
 		}
