@@ -92,7 +92,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			ChallengeCooldown: cfg.Limits.ChallengeCooldown, UndosPerGame: cfg.Limits.UndosPerGame,
 			HintsPerGame: cfg.Limits.HintsPerGame,
 		},
-		Observer: m,
+		Observer:    m,
+		HistoryKeep: cfg.History.Keep,
 		OnExpire: func(v session.View) {
 			if f := onExpire[v.Platform()]; f != nil {
 				f(v)
