@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
