@@ -32,6 +32,7 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	y:<game>:<move>, x:<game>:<move>  allow, refuse a takeback
 //	h:<game>:<move>           ask for a hint (render.Hint)
 //	n                         a button that does nothing (render.Noop)
+//	k                         send the tapper's chart again (render.StatsChart)
 //	f:<game>                  show the game, for typed moves (render.Show)
 //	v:<game>                  send the replay of a finished game (render.ReplayGame)
 //	e:<game>                  send the record of a finished game (render.ExportGame)
@@ -71,6 +72,8 @@ func EncodeAction(a render.Action) string {
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
 	case render.Scroll:
 		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
+	case render.StatsChart:
+		return "k"
 	case render.Noop:
 		if a.Game != "" {
 			return fmt.Sprintf("n:%s:%d:%d", a.Game, a.Cell.X, a.Cell.Y)
@@ -104,6 +107,8 @@ func DecodeAction(data string) (render.Action, error) {
 	switch {
 	case f[0] == "n" && len(f) == 1:
 		return render.Action{Kind: render.Noop}, nil
+	case f[0] == "k" && len(f) == 1:
+		return render.Action{Kind: render.StatsChart}, nil
 	case isGameOnly && len(f) == 2:
 		a.Kind = kind
 	case isAtMove && len(f) == 3:

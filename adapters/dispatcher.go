@@ -71,6 +71,16 @@ type Reply struct {
 	// Record is the record of a finished game (render.Export), sent as a
 	// new message also in answer to a tap.
 	Record string
+	// Chart is the user's progress chart, sent as a new picture.
+	Chart *Chart
+}
+
+// Chart is a progress chart to send: a PNG (render.Chart), its caption
+// (render.ChartCaption) and the 📈 button under it.
+type Chart struct {
+	PNG     []byte
+	Caption string
+	Buttons render.Keyboard
 }
 
 // WindowIn returns the top-left cell of the window to show the reply's
@@ -499,7 +509,37 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 	if len(lines) == 1 {
 		lines = append(lines, render.T(lang, render.MsgStatsNone))
 	}
-	return Reply{Lang: lang, Text: strings.Join(lines, "\n")}
+	r := d.chart(lang, st)
+	r.Text = strings.Join(lines, "\n")
+	return r
+}
+
+// chart returns a reply with the progress chart of stats st.
+func (d *Dispatcher) chart(lang render.Lang, st session.Stats) Reply {
+	bars := render.ChartBars(st)
+	png, err := render.Chart(st.Ratings, bars)
+	if err != nil {
+		d.log.Warn("drawing a chart", "platform", d.platform, "err", err)
+		return Reply{Lang: lang}
+	}
+	return Reply{Lang: lang, Chart: &Chart{PNG: png, Caption: render.ChartCaption(lang, st.Ratings, bars), Buttons: render.ChartKeyboard(lang)}}
+}
+
+// chartAgain answers 📈: the tapper's own chart, once for a doubled tap.
+func (d *Dispatcher) chartAgain(ctx context.Context, lang render.Lang, req Request) Reply {
+	who := d.actor(req)
+	ok, err := d.svc.ClaimSend(ctx, who, "", "chart")
+	if err != nil || !ok {
+		if err != nil {
+			return d.refuse(lang, session.View{}, err, false)
+		}
+		return Reply{Lang: lang}
+	}
+	st, err := d.svc.Stats(ctx, d.platform, who.User.ID)
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, false)
+	}
+	return d.chart(lang, st)
 }
 
 // topSize is how many players /top lists.
@@ -659,6 +699,9 @@ func (d *Dispatcher) tap(ctx context.Context, req Request, data string) Reply {
 	}
 	if a.Kind == render.ReplayGame || a.Kind == render.ExportGame {
 		return d.send(ctx, lang, req, a)
+	}
+	if a.Kind == render.StatsChart {
+		return d.chartAgain(ctx, lang, req)
 	}
 	shown, err := d.svc.Game(ctx, a.Game)
 	if err == nil && (shown.Platform() != d.platform || shown.Chat() != req.Chat) {

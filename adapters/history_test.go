@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,24 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	}
 	if got := d.Command(ctx, alice, "/export"); got.Record != render.Export(games[11], render.English) {
 		t.Fatalf("/export: %+v", got)
+	}
+}
+
+func TestStatsChart(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0)}
+	d, _ := newDispatcher(t, c)
+	alice := req("alice")
+	finishGame(t, d, alice, "/play easy second")
+	r := d.Command(ctx, alice, "/stats")
+	if r.Chart == nil || !bytes.HasPrefix(r.Chart.PNG, []byte("\x89PNG")) || !strings.Contains(r.Chart.Caption, "No rated duel yet") || !strings.Contains(r.Text, "easy") {
+		t.Fatalf("/stats: %+v", r)
+	}
+	data := EncodeAction(r.Chart.Buttons.Rows[0][0].Action)
+	bob := req("bob")
+	if got := d.Tap(ctx, bob, data); got.Chart == nil || got.Chart.Caption != render.ChartCaption(render.English, nil, nil) {
+		t.Fatalf("bob's 📈: %+v", got)
+	}
+	if got := d.Tap(ctx, bob, data); got.Chart != nil {
+		t.Fatalf("a doubled 📈 sent a chart again")
 	}
 }

@@ -37,6 +37,9 @@ const (
 	// platforms' command menus (at most 100 characters).
 	MsgMenuHistory Key = "menu_history"
 	MsgMenuExport  Key = "menu_export"
+	// MsgChartButton labels the button under a chart that sends the
+	// tapper's own chart.
+	MsgChartButton Key = "chart_button"
 )
 
 var historyCatalog = map[Key]map[Lang]string{
@@ -53,6 +56,7 @@ var historyCatalog = map[Key]map[Lang]string{
 	MsgNoReplay:       {English: "This game has no moves to replay.", Chinese: "这局没有可回放的棋步。"},
 	MsgMenuHistory:    {English: "Your last ten finished games, to replay", Chinese: "你最近十局已结束的对局，可回放"},
 	MsgMenuExport:     {English: "The moves of your last finished game, to paste elsewhere", Chinese: "你上一局的棋谱，可粘贴到别处"},
+	MsgChartButton:    {English: "📈 My chart", Chinese: "📈 我的图表"},
 	MsgHelpHistory: {
 		English: "/history — your last ten finished games, ▶️ replays one as an animation, 📋 (or /export) gives its moves to paste elsewhere",
 		Chinese: "/history — 你最近十局已结束的对局，▶️ 以动画回放，📋（或 /export）给出可粘贴到别处的棋谱",
@@ -112,4 +116,26 @@ func HistoryKeyboard(games []session.View, l Lang) Keyboard {
 		}
 	}
 	return kb
+}
+
+// ChartKeyboard returns the button under a chart: 📈, which sends the
+// tapper's own chart.
+func ChartKeyboard(l Lang) Keyboard {
+	return Keyboard{Rows: [][]Button{{{Label: T(l, MsgChartButton), Action: Action{Kind: StatsChart}}}}}
+}
+
+// ChartBars returns the bars of the chart of s: the results against the
+// AI per family and level, for those with games.
+func ChartBars(s session.Stats) []ChartBar {
+	var bars []ChartBar
+	for _, f := range session.Families {
+		for _, o := range session.Opponents {
+			t := s.Result(f, o)
+			if o == session.VsPeople || t.Games() == 0 {
+				continue
+			}
+			bars = append(bars, ChartBar{Label: ChartBarLabel(f, o.Level()), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses})
+		}
+	}
+	return bars
 }

@@ -51,6 +51,9 @@ const (
 	// ExportGame sends the record of the finished game Game (Export); it
 	// changes nothing.
 	ExportGame
+	// StatsChart sends the tapper's progress chart (Chart) again; it
+	// carries nothing.
+	StatsChart
 )
 
 // Action is what a button does when tapped: everything needed to act on it

@@ -59,7 +59,8 @@ type Console struct {
 }
 
 // SetReplayDir sets the directory ▶️ writes a finished game's replay GIF
-// to (its path is printed); the default is the working directory.
+// to, and /stats the player's chart (their paths are printed); the
+// default is the working directory.
 func (c *Console) SetReplayDir(dir string) { c.replays = dir }
 
 // New returns a console where user plays, answering in the language of
@@ -260,6 +261,15 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	}
 	if r.Replay != nil {
 		c.writeReplay(*r.Replay, r.Lang)
+	}
+	if r.Chart != nil {
+		path := filepath.Join(c.replays, "chart-"+c.user.ID+".png")
+		if err := os.WriteFile(path, r.Chart.PNG, 0o644); err != nil {
+			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
+		} else {
+			fmt.Fprintln(c.out, "📈", path)
+			fmt.Fprintln(c.out, r.Chart.Caption)
+		}
 	}
 	if r.Buttons != nil {
 		// A question's answers stand for a message of their own.

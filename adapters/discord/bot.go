@@ -319,7 +319,7 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 			b.editBoard(ctx, i, r.Edit, p)
 		}
 	}
-	if r.Record != "" || r.Replay != nil {
+	if r.Record != "" || r.Replay != nil || r.Chart != nil {
 		b.sendRecords(i, answered, r)
 		return
 	}
@@ -336,12 +336,35 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 }
 
+// chartName is the file name of a chart attachment.
+const chartName = "chart.png"
+
+// sendChart sends the reply's chart as an attachment only the user sees,
+// with the 📈 button.
+func (b *Bot) sendChart(i *discordgo.Interaction, answered bool, r adapters.Reply) {
+	if !answered {
+		b.ack(i)
+	}
+	comps, _ := components(r.Chart.Buttons)
+	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+		Content: clip(r.Chart.Caption), Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+		Files: []*discordgo.File{{Name: chartName, ContentType: "image/png", Reader: bytes.NewReader(r.Chart.PNG)}},
+	})
+	if err != nil {
+		b.logErr("send a chart", i, err)
+	}
+}
+
 // replayName is the file name of a replay attachment.
 const replayName = "replay.gif"
 
 // sendRecords answers ▶️ and 📋 with the replay GIF as an attachment, or
 // the game's record, seen by the tapper only.
 func (b *Bot) sendRecords(i *discordgo.Interaction, answered bool, r adapters.Reply) {
+	if r.Chart != nil {
+		b.sendChart(i, answered, r)
+		return
+	}
 	if r.Record != "" {
 		b.ephemeral(i, answered, r.Record)
 		return
@@ -411,6 +434,9 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 			comps, _ = components(*r.Buttons)
 		}
 		b.ephemeral(i, deferred, text, comps...)
+		if r.Chart != nil {
+			b.sendChart(i, true, r)
+		}
 		return
 	}
 	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.WindowIn(render.DiscordLayout))) {

@@ -161,6 +161,8 @@ func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Rep
 	if menu == nil && r.Buttons != nil {
 		menu = inlineKeyboard(*r.Buttons)
 	}
+	// The chart comes above the numbers of /stats.
+	b.sendChart(ctx, chat, replyTo, &r)
 	if r.Text != "" {
 		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
 			b.log.Error("sending a reply failed", "chat", chat, "err", err)
@@ -174,9 +176,22 @@ func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Rep
 	}
 }
 
-// sendRecords sends the record (render.Export) and the replay GIF of a
-// finished game that the reply carries.
+// sendChart sends the reply's progress chart, if any, with 📈 under it,
+// and takes it off r.
+func (b *Bot) sendChart(ctx context.Context, chat int64, replyTo int, r *adapters.Reply) {
+	if r.Chart == nil {
+		return
+	}
+	if _, err := b.sendPhoto(ctx, chat, replyTo, r.Chart.PNG, truncate(r.Chart.Caption, maxCaption), inlineKeyboard(r.Chart.Buttons)); err != nil {
+		b.log.Error("sending a chart failed", "chat", chat, "err", err)
+	}
+	r.Chart = nil
+}
+
+// sendRecords sends the chart, the record (render.Export) and the replay
+// GIF of a finished game that the reply carries.
 func (b *Bot) sendRecords(ctx context.Context, chat int64, replyTo int, r adapters.Reply) {
+	b.sendChart(ctx, chat, replyTo, &r)
 	if r.Record != "" {
 		if _, err := b.sendMessage(ctx, chat, replyTo, r.Record, nil); err != nil {
 			b.log.Error("sending a game's record failed", "chat", chat, "err", err)
@@ -285,7 +300,7 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	}
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
-	if r.Record != "" || r.Replay != nil {
+	if r.Record != "" || r.Replay != nil || r.Chart != nil {
 		b.sendRecords(ctx, chat, 0, r)
 		b.answerLogged(ctx, q.ID, notice)
 		return

@@ -62,3 +62,30 @@ func TestReplayByButton(t *testing.T) {
 		t.Fatalf("📋 sent %q", got)
 	}
 }
+
+// TestStatsChartByButton sends /stats: the text and a chart photo with 📈
+// under it; 📈 tapped by someone else sends their own chart, once for a
+// doubled tap.
+func TestStatsChartByButton(t *testing.T) {
+	now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	h := newHarness(t, func(h *harness) {
+		h.tune = func(c *session.Config) { c.Now = func() time.Time { return now } }
+	})
+	chat, ann, bob := group(4300), named(4301, "ann", "en"), named(4302, "bob", "en")
+	h.say(chat, ann, "/stats")
+	ms := h.fake.BotMessages(chat.ID)
+	if len(ms) != 2 || !strings.Contains(ms[1].Text, "ann") {
+		t.Fatalf("/stats sent %d messages", len(ms))
+	}
+	chart := ms[0]
+	if !bytes.HasPrefix(chart.Photo, []byte("\x89PNG")) || !strings.Contains(chart.Caption, "No rated duel yet") {
+		t.Fatalf("/stats sent %+v", chart)
+	}
+	before := len(h.fake.BotMessages(chat.ID))
+	again := button(t, chart, "k")
+	h.tap(chat, bob, chart.ID, again)
+	h.tap(chat, bob, chart.ID, again)
+	if n := len(h.fake.BotMessages(chat.ID)) - before; n != 1 || h.lastBot(chat).Photo == nil {
+		t.Fatalf("📈 twice sent %d messages, want one chart", n)
+	}
+}
