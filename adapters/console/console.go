@@ -60,7 +60,7 @@ type Console struct {
 
 // SetReplayDir sets the directory ▶️ writes a finished game's replay GIF
 // to, and /stats the player's chart (their paths are printed); the
-// default is the working directory.
+// default is the system's temporary directory.
 func (c *Console) SetReplayDir(dir string) { c.replays = dir }
 
 // New returns a console where user plays, answering in the language of
@@ -70,7 +70,7 @@ func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User,
 	if user.Handle == "" {
 		user.Handle = user.Name
 	}
-	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64)}
+	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64), replays: os.TempDir()}
 }
 
 // Expired tells the console that the session's sweeper ended a game, so
