@@ -32,7 +32,10 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	y:<game>:<move>, x:<game>:<move>  allow, refuse a takeback
 //	h:<game>:<move>           ask for a hint (render.Hint)
 //	n                         a button that does nothing (render.Noop)
+//	k                         send the tapper's chart again (render.StatsChart)
 //	f:<game>                  show the game, for typed moves (render.Show)
+//	v:<game>                  send the replay of a finished game (render.ReplayGame)
+//	e:<game>                  send the record of a finished game (render.ExportGame)
 //	n                         a control that does nothing (render.Noop)
 //	n:<game>:<x>:<y>          a cell that takes no stone (render.Noop)
 //
@@ -45,7 +48,7 @@ const maxGameIDLen = 16
 // their kinds.
 var gameOnly = map[string]render.ActionKind{
 	"r": render.Resign, "R": render.Rematch, "a": render.Accept, "d": render.Decline, "c": render.Cancel,
-	"f": render.Show,
+	"f": render.Show, "v": render.ReplayGame, "e": render.ExportGame,
 }
 
 // atMove maps the letters of actions whose fields are the game and the
@@ -69,6 +72,8 @@ func EncodeAction(a render.Action) string {
 		return fmt.Sprintf("p:%s:%d:%d:%d", a.Game, a.MoveNo, a.Cell.X, a.Cell.Y)
 	case render.Scroll:
 		return fmt.Sprintf("s:%s:%d:%d", a.Game, a.Window.X, a.Window.Y)
+	case render.StatsChart:
+		return "k"
 	case render.Noop:
 		if a.Game != "" {
 			return fmt.Sprintf("n:%s:%d:%d", a.Game, a.Cell.X, a.Cell.Y)
@@ -102,6 +107,8 @@ func DecodeAction(data string) (render.Action, error) {
 	switch {
 	case f[0] == "n" && len(f) == 1:
 		return render.Action{Kind: render.Noop}, nil
+	case f[0] == "k" && len(f) == 1:
+		return render.Action{Kind: render.StatsChart}, nil
 	case isGameOnly && len(f) == 2:
 		a.Kind = kind
 	case isAtMove && len(f) == 3:

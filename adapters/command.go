@@ -29,6 +29,10 @@ const (
 	CmdLang    = "lang"
 	CmdUndo    = "undo"
 	CmdHint    = "hint"
+	// CmdHistory lists the user's last finished games, CmdExport gives
+	// the record of the last one.
+	CmdHistory = "history"
+	CmdExport  = "export"
 	// CmdChatLang sets the chat's language, for chat administrators.
 	CmdChatLang = "chatlang"
 )
@@ -137,7 +141,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	name = strings.ToLower(name)
 	args := fields[1:]
 	switch name {
-	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo, CmdHint:
+	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo, CmdHint, CmdHistory, CmdExport:
 		if len(args) > 0 {
 			return Command{}, &CommandError{Key: render.MsgNoArguments, Arg: args[0], Command: "/" + name}
 		}

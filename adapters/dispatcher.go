@@ -33,6 +33,10 @@ type Request struct {
 	// private chat. Only such commands call it, so that a platform that
 	// must ask its servers asks only then. Nil means the user may not.
 	Admin func(context.Context) (bool, error)
+	// Private reports a chat of the user alone with the bot (a private
+	// chat, the terminal): /history there lists the user's games of
+	// every chat.
+	Private bool
 }
 
 // Reply is what the platform adapter shows after an action. Any of its
@@ -61,6 +65,22 @@ type Reply struct {
 	// Buttons, when set, go under Text: the answers to its question, such
 	// as the games of render.MsgWhichGame.
 	Buttons *render.Keyboard
+	// Replay is a finished game whose animated replay (render.Replay,
+	// with render.ReplayCaption) the adapter sends as a new message.
+	Replay *session.View
+	// Record is the record of a finished game (render.Export), sent as a
+	// new message also in answer to a tap.
+	Record string
+	// Chart is the user's progress chart, sent as a new picture.
+	Chart *Chart
+}
+
+// Chart is a progress chart to send: a PNG (render.Chart), its caption
+// (render.ChartCaption) and the 📈 button under it.
+type Chart struct {
+	PNG     []byte
+	Caption string
+	Buttons render.Keyboard
 }
 
 // WindowIn returns the top-left cell of the window to show the reply's
@@ -154,7 +174,7 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 	case CmdStart:
 		return Reply{Lang: lang, Text: render.T(lang, render.MsgWelcome)}
 	case CmdHelp:
-		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo) + "\n" + render.T(lang, render.MsgHelpHint)}
+		return Reply{Lang: lang, Text: render.T(lang, render.MsgHelp) + "\n" + render.T(lang, render.MsgHelpMore) + "\n" + render.T(lang, render.MsgHelpChatLang) + "\n" + render.T(lang, render.MsgHelpUndo) + "\n" + render.T(lang, render.MsgHelpHint) + "\n" + render.T(lang, render.MsgHelpHistory)}
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = d.chatDefaults(ctx, who, cmd.Play)
@@ -201,6 +221,17 @@ func (d *Dispatcher) command(ctx context.Context, req Request, text string) Repl
 		return d.rematch(ctx, lang, who, last.ID(), true)
 	case CmdStats:
 		return d.stats(ctx, lang, who)
+	case CmdHistory:
+		return d.history(ctx, lang, req)
+	case CmdExport:
+		last, err := d.svc.Last(ctx, who)
+		if errors.Is(err, session.ErrNotFound) {
+			return Reply{Lang: lang, Text: render.T(lang, render.MsgNoFinishedGame)}
+		}
+		if err != nil {
+			return d.refuse(lang, last, err, true)
+		}
+		return Reply{Lang: lang, Record: render.Export(last, lang)}
 	case CmdTop:
 		return d.top(ctx, lang, who, cmd.Board)
 	case CmdLang:
@@ -476,7 +507,37 @@ func (d *Dispatcher) stats(ctx context.Context, lang render.Lang, who session.Ac
 	if len(lines) == 1 {
 		lines = append(lines, render.T(lang, render.MsgStatsNone))
 	}
-	return Reply{Lang: lang, Text: strings.Join(lines, "\n")}
+	r := d.chart(lang, st)
+	r.Text = strings.Join(lines, "\n")
+	return r
+}
+
+// chart returns a reply with the progress chart of stats st.
+func (d *Dispatcher) chart(lang render.Lang, st session.Stats) Reply {
+	bars := render.ChartBars(st)
+	png, err := render.Chart(st.Ratings, bars)
+	if err != nil {
+		d.log.Warn("drawing a chart", "platform", d.platform, "err", err)
+		return Reply{Lang: lang}
+	}
+	return Reply{Lang: lang, Chart: &Chart{PNG: png, Caption: render.ChartCaption(lang, st.Ratings, bars), Buttons: render.ChartKeyboard(lang)}}
+}
+
+// chartAgain answers 📈: the tapper's own chart, once for a doubled tap.
+func (d *Dispatcher) chartAgain(ctx context.Context, lang render.Lang, req Request) Reply {
+	who := d.actor(req)
+	ok, err := d.svc.ClaimSend(ctx, who, "", "chart")
+	if err != nil || !ok {
+		if err != nil {
+			return d.refuse(lang, session.View{}, err, false)
+		}
+		return Reply{Lang: lang}
+	}
+	st, err := d.svc.Stats(ctx, d.platform, who.User.ID)
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, false)
+	}
+	return d.chart(lang, st)
 }
 
 // topSize is how many players /top lists.
@@ -634,6 +695,12 @@ func (d *Dispatcher) tap(ctx context.Context, req Request, data string) Reply {
 	if a.Kind == render.Noop && a.Game == "" {
 		return Reply{Lang: lang}
 	}
+	if a.Kind == render.ReplayGame || a.Kind == render.ExportGame {
+		return d.send(ctx, lang, req, a)
+	}
+	if a.Kind == render.StatsChart {
+		return d.chartAgain(ctx, lang, req)
+	}
 	shown, err := d.svc.Game(ctx, a.Game)
 	if err == nil && (shown.Platform() != d.platform || shown.Chat() != req.Chat) {
 		err = fmt.Errorf("adapters: tap on game %s from another chat: %w", a.Game, session.ErrNotFound)
@@ -713,6 +780,55 @@ func (d *Dispatcher) apply(ctx context.Context, lang render.Lang, req Request, a
 		return r
 	}
 	return Reply{Lang: lang, Game: &v, Edit: req.Message, Window: window, Follow: window != nil}
+}
+
+// history answers /history: the user's last finished games in the chat,
+// or in every chat in a private one, with their replay and export
+// buttons.
+func (d *Dispatcher) history(ctx context.Context, lang render.Lang, req Request) Reply {
+	games, err := d.svc.History(ctx, d.actor(req), req.Private)
+	if err != nil {
+		return d.refuse(lang, session.View{}, err, true)
+	}
+	r := Reply{Lang: lang, Text: render.History(games, req.User.ID, lang)}
+	if len(games) > 0 {
+		kb := render.HistoryKeyboard(games, lang)
+		r.Buttons = &kb
+	}
+	return r
+}
+
+// send answers ▶️ and 📋: the replay or the record of a finished game,
+// to anyone in the game's chat or to one of its players anywhere (from
+// /history in a private chat). It changes nothing, and a doubled tap or
+// a redelivered update sends it once (session.Service.ClaimSend).
+func (d *Dispatcher) send(ctx context.Context, lang render.Lang, req Request, a render.Action) Reply {
+	v, err := d.svc.Game(ctx, a.Game)
+	if err == nil && (v.Platform() != d.platform || (v.Chat() != req.Chat && v.SideOf(req.User.ID) == 0)) {
+		err = fmt.Errorf("adapters: game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case !v.Status().Over():
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNoReplay)}
+	case a.Kind == render.ReplayGame && len(v.Moves()) == 0:
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNoReplay)}
+	}
+	what := "replay"
+	if a.Kind == render.ExportGame {
+		what = "export"
+	}
+	ok, err := d.svc.ClaimSend(ctx, d.actor(req), v.ID(), what)
+	switch {
+	case err != nil:
+		return d.refuse(lang, session.View{}, err, false)
+	case !ok:
+		return Reply{Lang: lang}
+	case a.Kind == render.ExportGame:
+		return Reply{Lang: lang, Record: render.Export(v, lang)}
+	}
+	return Reply{Lang: lang, Replay: &v}
 }
 
 // show answers an answer of render.MsgWhichGame: the game, as a new

@@ -65,7 +65,7 @@ func TestChallengeMessages(t *testing.T) {
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
 	text, kb := Message(e, English, TelegramLayout, nil)
-	if !strings.Contains(text, "The game expired. ❌ alice ran out of time. Winner: ⭕ bob.") || strings.Count(text, "Winner") != 1 || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Rematch {
+	if !strings.Contains(text, "The game expired. ❌ alice ran out of time. Winner: ⭕ bob.") || strings.Count(text, "Winner") != 1 || kb.Rows[len(kb.Rows)-1][len(kb.Rows[len(kb.Rows)-1])-1].Action.Kind != Rematch {
 		t.Errorf("expired duel: %q", text)
 	}
 }

@@ -45,6 +45,15 @@ const (
 	// Hint marks the move the hard AI would play for the tapper in Game,
 	// at move MoveNo (session.Service.Hint).
 	Hint
+	// ReplayGame sends the animated replay of the finished game Game
+	// (Replay); it changes nothing.
+	ReplayGame
+	// ExportGame sends the record of the finished game Game (Export); it
+	// changes nothing.
+	ExportGame
+	// StatsChart sends the tapper's progress chart (Chart) again; it
+	// carries nothing.
+	StatsChart
 )
 
 // Action is what a button does when tapped: everything needed to act on it
@@ -198,6 +207,13 @@ func BoardKeyboard(v session.View, l Lang, layout Layout, window *engine.Point) 
 			controls = append(controls, undo...)
 		}
 	} else {
+		// ▶️ and 📋 come before Rematch, which stays last, where there is
+		// room for them.
+		if len(v.Moves()) > 0 && layout.fits(win.Width, win.Height, len(controls)+3) {
+			controls = append(controls,
+				Button{Label: T(l, MsgReplayButton, ""), Action: Action{Kind: ReplayGame, Game: v.ID()}},
+				Button{Label: T(l, MsgExportButton, ""), Action: Action{Kind: ExportGame, Game: v.ID()}})
+		}
 		controls = append(controls, Button{Label: T(l, MsgRematchButton), Action: Action{Kind: Rematch, Game: v.ID()}})
 	}
 	kb.Rows = append(kb.Rows, chunk(controls, layout)...)

@@ -28,11 +28,14 @@ var (
 	bucketUpdates      = []byte("updates")      // platform, update id → updateRecord of a handled update
 	bucketUpdateTimes  = []byte("updatetimes")  // time marked, platform, update id → nothing
 	bucketFocus        = []byte("focus")        // platform, chat, user → id of the game the user last saw or touched
+	bucketHistory      = []byte("history")      // platform, user, inverted end time, id → id of a finished game the user played
+	bucketChatHistory  = []byte("chathistory")  // platform, chat, user, inverted end time, id → id of a finished game the user played in the chat
+	bucketEnded        = []byte("ended")        // end time, id → the game's platform, chat and players (endedRecord)
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
 		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
-		bucketInboxClaims,
+		bucketInboxClaims, bucketHistory, bucketChatHistory, bucketEnded,
 	}
 )
 
@@ -179,6 +182,7 @@ func (t kvTx) index(old, g *Game) error {
 				}
 			}
 		}
+		return t.putHistory(g)
 	}
 	return nil
 }

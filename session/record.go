@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -246,11 +247,17 @@ type statsRecord struct {
 	Results [][]Tally `json:"res"`
 	Rating  float64   `json:"elo"`
 	Duels   int       `json:"duels,omitempty"`
+	// Ratings are Stats.Ratings as whole points; older records have
+	// none, and older releases ignore them.
+	Ratings []int `json:"hist,omitempty"`
 }
 
 // encodeStats returns the stored form of s.
 func encodeStats(s *Stats) ([]byte, error) {
 	r := statsRecord{Schema: schemaVersion, User: s.User, Rating: s.Rating, Duels: s.Duels}
+	for _, x := range s.Ratings {
+		r.Ratings = append(r.Ratings, int(math.Round(x)))
+	}
 	for _, f := range s.Results {
 		r.Results = append(r.Results, f[:])
 	}
@@ -276,6 +283,15 @@ func decodeStats(data []byte) (Stats, error) {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: user, %d duels, rating %v", r.User.ID, ErrSchema, r.Duels, r.Rating)
 	}
 	s := Stats{User: r.User, Rating: r.Rating, Duels: r.Duels}
+	if len(r.Ratings) > MaxRatings {
+		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d ratings", r.User.ID, ErrSchema, len(r.Ratings))
+	}
+	for _, x := range r.Ratings {
+		if x < 0 || x > 10000 {
+			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: rating %d", r.User.ID, ErrSchema, x)
+		}
+		s.Ratings = append(s.Ratings, float64(x))
+	}
 	if len(r.Results) != len(s.Results) && len(r.Results) != len(s.Results)-1 {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d families", r.User.ID, ErrSchema, len(r.Results))
 	}

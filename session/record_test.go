@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/boardbot/boardbot/session/boltstore"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -187,6 +188,7 @@ func sampleStats() Stats {
 	s.Results[1][VsHard] = Tally{Wins: 3, Losses: 1}
 	s.Results[0][VsPeople] = Tally{Draws: 2}
 	s.Rating, s.Duels = 1234.5, 2
+	s.Ratings = []float64{1216, 1234}
 	return s
 }
 
@@ -196,7 +198,7 @@ func TestStatsAndSettingsRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := decodeStats(data); err != nil || got != s {
+	if got, err := decodeStats(data); err != nil || !reflect.DeepEqual(got, s) {
 		t.Fatalf("stats round trip: %+v, %v", got, err)
 	}
 	for name, bad := range map[string]string{
@@ -206,6 +208,7 @@ func TestStatsAndSettingsRecords(t *testing.T) {
 		"rating":    strings.Replace(string(data), `"elo":1234.5`, `"elo":1e9`, 1),
 		"families":  strings.Replace(string(data), `"res":[`, `"res":[[],`, 1),
 		"truncated": string(data[:len(data)-3]),
+		"ratings":   strings.Replace(string(data), `"hist":[1216,`, `"hist":[-5,`, 1),
 	} {
 		if bad == string(data) {
 			t.Fatalf("%s: the replacement did not apply to %s", name, data)
@@ -251,7 +254,7 @@ func FuzzDecodeStats(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if back, err := decodeStats(again); err != nil || back != st {
+		if back, err := decodeStats(again); err != nil || !reflect.DeepEqual(back, st) {
 			t.Fatalf("re-encoded stats decode to %+v, %v", back, err)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestRenjuRecords(t *testing.T) {
 	if err := json.Unmarshal(data, &rec); err != nil || len(rec.Results) != 3 {
 		t.Fatalf("stats without renju: %d families, %v", len(rec.Results), err)
 	}
-	if got, err := decodeStats(data); err != nil || got != s {
+	if got, err := decodeStats(data); err != nil || !reflect.DeepEqual(got, s) {
 		t.Fatalf("stats round trip: %+v, %v", got, err)
 	}
 	s.Results[3][VsHard] = Tally{Losses: 2}
@@ -99,7 +100,7 @@ func TestRenjuRecords(t *testing.T) {
 	if err := json.Unmarshal(data, &rec); err != nil || len(rec.Results) != 4 {
 		t.Fatalf("stats with renju: %d families, %v", len(rec.Results), err)
 	}
-	if got, err := decodeStats(data); err != nil || got != s || got.Result(engine.FamilyRenju, VsHard) != (Tally{Losses: 2}) {
+	if got, err := decodeStats(data); err != nil || !reflect.DeepEqual(got, s) || got.Result(engine.FamilyRenju, VsHard) != (Tally{Losses: 2}) {
 		t.Fatalf("stats round trip: %+v, %v", got, err)
 	}
 }

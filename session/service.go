@@ -49,6 +49,10 @@ type Config struct {
 	// was handled (see WithUpdate), so that the same update delivered
 	// again within it takes no second effect. Default DefaultUpdateTTL.
 	UpdateTTL time.Duration
+	// HistoryKeep is how long finished games stay readable for History
+	// and replays: the sweeper forgets older ones with their history
+	// entries. Zero keeps them forever.
+	HistoryKeep time.Duration
 	// OnExpire, when set, is called by Sweep with each game it ended, so
 	// that adapters can update the game's message. It runs on Sweep's
 	// goroutine, after the change committed.
@@ -85,6 +89,8 @@ type Service struct {
 	newPlayer func(engine.Level, *rand.Rand) (engine.Player, error)
 	limits    limits
 	updateTTL time.Duration
+	// historyKeep is Config.HistoryKeep.
+	historyKeep time.Duration
 	// holder names this Service in the inbox claims of the store, which
 	// other processes may share.
 	holder    uint64
@@ -132,6 +138,7 @@ func New(store Store, cfg *Config) *Service {
 		turn:      orDefault(cfg.TurnLimit, DefaultTurnLimit),
 	}
 	s.updateTTL = orDefault(cfg.UpdateTTL, DefaultUpdateTTL)
+	s.historyKeep = cfg.HistoryKeep
 	s.holder = rand.Uint64()
 	s.onExpire = cfg.OnExpire
 	s.onUnreadable = cfg.OnUnreadable

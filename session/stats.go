@@ -97,6 +97,22 @@ type Stats struct {
 	Rating float64
 	// Duels counts the duels that changed the rating.
 	Duels int
+	// Ratings is the rating after each of the last MaxRatings rated
+	// duels, oldest first, rounded to whole points; empty in records
+	// written before it was kept.
+	Ratings []float64
+}
+
+// MaxRatings is how many ratings Stats.Ratings keeps.
+const MaxRatings = 200
+
+// addRating appends rating r to s.Ratings, dropping the oldest beyond
+// MaxRatings.
+func (s *Stats) addRating(r float64) {
+	s.Ratings = append(s.Ratings, math.Round(r))
+	if n := len(s.Ratings); n > MaxRatings {
+		s.Ratings = append([]float64(nil), s.Ratings[n-MaxRatings:]...)
+	}
 }
 
 // newStats returns the stats of a user who has played nothing.
@@ -192,6 +208,8 @@ func countResult(tx Tx, g *Game) error {
 		b.Rating, w.Rating = eloUpdate(b.Rating, w.Rating, score)
 		b.Duels++
 		w.Duels++
+		b.addRating(b.Rating)
+		w.addRating(w.Rating)
 	}
 	for _, side := range people {
 		if err := tx.PutStats(g.Platform, g.Chat, *stats[side]); err != nil {

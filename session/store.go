@@ -65,6 +65,14 @@ type Tx interface {
 	// ForgetUpdateMarks deletes up to limit update marks written before t,
 	// oldest first, and returns how many it deleted.
 	ForgetUpdateMarks(before time.Time, limit int) (int, error)
+	// History returns the ids of up to limit games the user finished,
+	// latest first: in the chat, or in every chat of the platform when
+	// chat is empty.
+	History(p Platform, chat, userID string, limit int) ([]GameID, error)
+	// ForgetGames deletes up to limit games that finished before t,
+	// oldest first, with their history and last-game entries, and returns
+	// how many it deleted.
+	ForgetGames(before time.Time, limit int) (int, error)
 	// UserLiveGames returns the ids of the open challenges and running
 	// games the user plays in any chat of the platform.
 	UserLiveGames(p Platform, userID string) ([]GameID, error)

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -52,7 +54,14 @@ type Console struct {
 	// its buttons show part of the board: a typed move keeps it.
 	window  *engine.Point
 	expired chan session.View
+	// replays is the directory the replays are written to.
+	replays string
 }
+
+// SetReplayDir sets the directory ▶️ writes a finished game's replay GIF
+// to, and /stats the player's chart (their paths are printed); the
+// default is the system's temporary directory.
+func (c *Console) SetReplayDir(dir string) { c.replays = dir }
 
 // New returns a console where user plays, answering in the language of
 // locale. A user without a handle gets their name as the handle, so that
@@ -61,7 +70,7 @@ func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User,
 	if user.Handle == "" {
 		user.Handle = user.Name
 	}
-	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64)}
+	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64), replays: os.TempDir()}
 }
 
 // Expired tells the console that the session's sweeper ended a game, so
@@ -141,7 +150,7 @@ type input struct {
 
 // request returns the dispatcher request of the terminal's user.
 func (c *Console) request() adapters.Request {
-	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message, Admin: anyone}
+	return adapters.Request{Chat: chatID, User: c.user, Locale: c.lang, Message: c.message, Admin: anyone, Private: true}
 }
 
 // anyone is the Request.Admin of the terminal: a private chat, whose
@@ -223,6 +232,21 @@ func (c *Console) switchUser(ctx context.Context, args []string) {
 	fmt.Fprintln(c.out, render.T(lang, render.MsgNowPlaying, render.SeatName(session.Seat{User: c.user}, lang)))
 }
 
+// writeReplay writes the replay GIF of v to the replay directory and
+// prints its path and caption.
+func (c *Console) writeReplay(v session.View, l render.Lang) {
+	gif, err := render.Replay(v)
+	if err == nil {
+		path := filepath.Join(c.replays, "replay-"+string(v.ID())+".gif")
+		if err = os.WriteFile(path, gif, 0o644); err == nil {
+			fmt.Fprintln(c.out, "▶️", path)
+			fmt.Fprintln(c.out, render.ReplayCaption(v, l))
+			return
+		}
+	}
+	fmt.Fprintln(c.out, "!", render.ErrorText(l, err))
+}
+
 // show prints a reply: its text, its notice, and its game or challenge
 // with the numbered keyboard.
 func (c *Console) show(ctx context.Context, r adapters.Reply) {
@@ -231,6 +255,21 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	}
 	if r.Notice != "" {
 		fmt.Fprintln(c.out, "!", r.Notice)
+	}
+	if r.Record != "" {
+		fmt.Fprintln(c.out, r.Record)
+	}
+	if r.Replay != nil {
+		c.writeReplay(*r.Replay, r.Lang)
+	}
+	if r.Chart != nil {
+		path := filepath.Join(c.replays, "chart-"+c.user.ID+".png")
+		if err := os.WriteFile(path, r.Chart.PNG, 0o644); err != nil {
+			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
+		} else {
+			fmt.Fprintln(c.out, "📈", path)
+			fmt.Fprintln(c.out, r.Chart.Caption)
+		}
 	}
 	if r.Buttons != nil {
 		// A question's answers stand for a message of their own.

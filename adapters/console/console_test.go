@@ -30,6 +30,7 @@ func run(t *testing.T, path, script string) string {
 	d := adapters.NewDispatcher(svc, Platform, "", nil)
 	var out strings.Builder
 	c := New(d, strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")
+	c.SetReplayDir(filepath.Dir(path))
 	if err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +50,8 @@ func TestScriptedGameToTheEnd(t *testing.T) {
 		t.Fatalf("hard lost at tic-tac-toe:\n%s", out)
 	}
 	last := out[strings.LastIndex(out, "❌ you  vs"):]
-	if strings.Count(last, "[") != 1 || !strings.Contains(last, "🔁 Rematch") {
-		t.Errorf("a finished board should have the Rematch button and no other:\n%s", last)
+	if strings.Count(last, "[") != 3 || !strings.Contains(last, "▶️ [11] 📋 [12] 🔁 Rematch") {
+		t.Errorf("a finished board should have the replay, export and Rematch buttons and no other:\n%s", last)
 	}
 }
 

@@ -113,6 +113,7 @@ func TestSweeperUpdatesTheConsole(t *testing.T) {
 	in, feed := io.Pipe()
 	out := &notifyWriter{wrote: make(chan struct{}, 1)}
 	c = New(d, in, out, session.User{ID: "local", Name: "you"}, "en")
+	c.SetReplayDir(t.TempDir())
 	done := make(chan error)
 	go func() { done <- c.Run(context.Background()) }()
 

@@ -31,6 +31,7 @@ func TestHintInTheTerminal(t *testing.T) {
 	}, "\n") + "\n"
 	var out strings.Builder
 	c := New(d, strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")
+	c.SetReplayDir(t.TempDir())
 	if err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

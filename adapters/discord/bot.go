@@ -228,7 +228,7 @@ func request(i *discordgo.Interaction) (adapters.Request, bool) {
 			break
 		}
 	}
-	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member)}, true
+	return adapters.Request{Chat: i.ChannelID, User: session.User{ID: u.ID, Name: name, Handle: u.Username}, Locale: string(i.Locale), Admin: admin(i.Member), Private: i.GuildID == ""}, true
 }
 
 // adminPermissions are the permissions, any of them, that let a member
@@ -319,6 +319,10 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 			b.editBoard(ctx, i, r.Edit, p)
 		}
 	}
+	if r.Record != "" || r.Replay != nil || r.Chart != nil {
+		b.sendRecords(i, answered, r)
+		return
+	}
 	note := r.Notice
 	if note == "" && r.Game == nil {
 		note = r.Text
@@ -329,6 +333,57 @@ func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req ada
 	}
 	if !answered {
 		b.ack(i)
+	}
+}
+
+// chartName is the file name of a chart attachment.
+const chartName = "chart.png"
+
+// sendChart sends the reply's chart as an attachment only the user sees,
+// with the 📈 button.
+func (b *Bot) sendChart(i *discordgo.Interaction, answered bool, r adapters.Reply) {
+	if !answered {
+		b.ack(i)
+	}
+	comps, _ := components(r.Chart.Buttons)
+	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+		Content: clip(r.Chart.Caption), Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+		Files: []*discordgo.File{{Name: chartName, ContentType: "image/png", Reader: bytes.NewReader(r.Chart.PNG)}},
+	})
+	if err != nil {
+		b.logErr("send a chart", i, err)
+	}
+}
+
+// replayName is the file name of a replay attachment.
+const replayName = "replay.gif"
+
+// sendRecords answers ▶️ and 📋 with the replay GIF as an attachment, or
+// the game's record, seen by the tapper only.
+func (b *Bot) sendRecords(i *discordgo.Interaction, answered bool, r adapters.Reply) {
+	if r.Chart != nil {
+		b.sendChart(i, answered, r)
+		return
+	}
+	if r.Record != "" {
+		b.ephemeral(i, answered, r.Record)
+		return
+	}
+	gif, err := render.Replay(*r.Replay)
+	if err != nil {
+		b.log.Error("discord: render a replay", "game", r.Replay.ID(), "err", err)
+		b.ephemeral(i, answered, render.T(r.Lang, render.MsgInternal))
+		return
+	}
+	if !answered {
+		b.ack(i)
+	}
+	_, err = b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+		Content: clip(render.ReplayCaption(*r.Replay, r.Lang)), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+		Files: []*discordgo.File{{Name: replayName, ContentType: "image/gif", Reader: bytes.NewReader(gif)}},
+	})
+	if err != nil {
+		b.logErr("send a replay", i, err)
 	}
 }
 
@@ -368,6 +423,9 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 	r, deferred := b.await(i, slow, discordgo.InteractionResponseDeferredChannelMessageWithSource, failed, work)
 	if r.Game == nil {
 		text := r.Text
+		if r.Record != "" {
+			text = r.Record
+		}
 		if text == "" {
 			text = render.T(lang, render.MsgHelp)
 		}
@@ -376,6 +434,9 @@ func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapt
 			comps, _ = components(*r.Buttons)
 		}
 		b.ephemeral(i, deferred, text, comps...)
+		if r.Chart != nil {
+			b.sendChart(i, true, r)
+		}
 		return
 	}
 	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.WindowIn(render.DiscordLayout))) {

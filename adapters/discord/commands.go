@@ -11,14 +11,16 @@ import (
 
 // Slash command and option names.
 const (
-	cmdPlay   = "play"
-	cmdMove   = "move"
-	cmdResign = "resign"
-	cmdUndo   = "undo"
-	cmdHint   = "hint"
-	cmdStats  = "stats"
-	cmdTop    = "top"
-	cmdLang   = "lang"
+	cmdPlay    = "play"
+	cmdMove    = "move"
+	cmdResign  = "resign"
+	cmdUndo    = "undo"
+	cmdHint    = "hint"
+	cmdStats   = "stats"
+	cmdHistory = "history"
+	cmdExport  = "export"
+	cmdTop     = "top"
+	cmdLang    = "lang"
 	// cmdChatLang is the command grammar's own name, as the others are.
 	cmdChatLang = "chatlang"
 	cmdHelp     = "help"
@@ -111,6 +113,8 @@ func Commands() []*discordgo.ApplicationCommand {
 		simple(cmdUndo, render.MsgMenuUndo),
 		simple(cmdHint, render.MsgMenuHint),
 		simple(cmdStats, render.MsgMenuStats),
+		simple(cmdHistory, render.MsgMenuHistory),
+		simple(cmdExport, render.MsgMenuExport),
 		simple(cmdTop, render.MsgMenuTop),
 		lang,
 		chatLang,

@@ -51,7 +51,7 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, " "); got != "play move resign undo hint stats top lang chatlang help" {
+	if got := strings.Join(names, " "); got != "play move resign undo hint stats history export top lang chatlang help" {
 		t.Errorf("registered %q", got)
 	}
 	if len(h.fake.Commands(discordtest.GuildID)) != 0 {
@@ -104,8 +104,8 @@ func TestWholeGamesOnThreeByThree(t *testing.T) {
 				t.Errorf("final board does not say how it ended:\n%s", m.Content)
 			}
 			for _, b := range m.Buttons() {
-				if !b.Disabled && !strings.HasPrefix(b.CustomID, "R:") {
-					t.Errorf("button %+v other than rematch still live after the game", b)
+				if !b.Disabled && !strings.HasPrefix(b.CustomID, "R:") && !strings.HasPrefix(b.CustomID, "v:") && !strings.HasPrefix(b.CustomID, "e:") {
+					t.Errorf("button %+v other than rematch, replay and export still live after the game", b)
 				}
 			}
 		})

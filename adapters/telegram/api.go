@@ -154,6 +154,26 @@ func (b *Bot) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte
 	return sent.MessageID, err
 }
 
+// maxCaption is the most bytes of a caption sent: Telegram takes 1024
+// characters, and bytes are never fewer.
+const maxCaption = 1024
+
+// sendAnimation sends a GIF (a replay) with a caption and returns the
+// message's id; it waits for flood control as sendPhoto does.
+func (b *Bot) sendAnimation(ctx context.Context, chat int64, replyTo int, gif []byte, caption string) (int, error) {
+	a := tgbotapi.NewAnimation(chat, tgbotapi.FileBytes{Name: "replay.gif", Bytes: gif})
+	a.Caption = truncate(caption, maxCaption)
+	a.ReplyToMessageID = replyTo
+	a.AllowSendingWithoutReply = true
+	var sent tgbotapi.Message
+	err := b.call(ctx, "sendAnimation", false, b.paced(ctx, chat, func() error {
+		var err error
+		sent, err = b.api.Send(a)
+		return err
+	}))
+	return sent.MessageID, err
+}
+
 // editPhoto replaces the picture, caption and keyboard of a photo
 // message through the outbox, like editMessage. A message that is already
 // so counts as edited.

@@ -29,6 +29,8 @@ var menuCommands = []struct {
 	{adapters.CmdUndo, render.MsgMenuUndo},
 	{adapters.CmdHint, render.MsgMenuHint},
 	{adapters.CmdStats, render.MsgMenuStats},
+	{adapters.CmdHistory, render.MsgMenuHistory},
+	{adapters.CmdExport, render.MsgMenuExport},
 	{adapters.CmdTop, render.MsgMenuTop},
 	{adapters.CmdLang, render.MsgMenuLang},
 	{adapters.CmdChatLang, render.MsgMenuChatLang},

@@ -98,7 +98,7 @@ func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
 		return
 	}
 	chat := m.Chat.ID
-	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From)}
+	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From), Private: m.Chat.IsPrivate()}
 	text := strings.TrimSpace(m.Text)
 	if strings.HasPrefix(text, "/") {
 		if b.disp.SlowText(ctx, req, text) {
@@ -161,15 +161,51 @@ func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Rep
 	if menu == nil && r.Buttons != nil {
 		menu = inlineKeyboard(*r.Buttons)
 	}
+	// The chart comes above the numbers of /stats.
+	b.sendChart(ctx, chat, replyTo, &r)
 	if r.Text != "" {
 		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
 			b.log.Error("sending a reply failed", "chat", chat, "err", err)
 		}
 	}
+	b.sendRecords(ctx, chat, replyTo, r)
 	if r.Game != nil {
 		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.WindowIn(render.TelegramLayout)); err != nil {
 			b.log.Error("showing a game failed", "chat", chat, "game", r.Game.ID(), "err", err)
 		}
+	}
+}
+
+// sendChart sends the reply's progress chart, if any, with 📈 under it,
+// and takes it off r.
+func (b *Bot) sendChart(ctx context.Context, chat int64, replyTo int, r *adapters.Reply) {
+	if r.Chart == nil {
+		return
+	}
+	if _, err := b.sendPhoto(ctx, chat, replyTo, r.Chart.PNG, truncate(r.Chart.Caption, maxCaption), inlineKeyboard(r.Chart.Buttons)); err != nil {
+		b.log.Error("sending a chart failed", "chat", chat, "err", err)
+	}
+	r.Chart = nil
+}
+
+// sendRecords sends the chart, the record (render.Export) and the replay
+// GIF of a finished game that the reply carries.
+func (b *Bot) sendRecords(ctx context.Context, chat int64, replyTo int, r adapters.Reply) {
+	b.sendChart(ctx, chat, replyTo, &r)
+	if r.Record != "" {
+		if _, err := b.sendMessage(ctx, chat, replyTo, r.Record, nil); err != nil {
+			b.log.Error("sending a game's record failed", "chat", chat, "err", err)
+		}
+	}
+	if r.Replay == nil {
+		return
+	}
+	gif, err := render.Replay(*r.Replay)
+	if err == nil {
+		_, err = b.sendAnimation(ctx, chat, replyTo, gif, render.ReplayCaption(*r.Replay, r.Lang))
+	}
+	if err != nil {
+		b.log.Error("sending a replay failed", "chat", chat, "game", r.Replay.ID(), "err", err)
 	}
 }
 
@@ -264,6 +300,11 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	}
 	r := b.disp.Tap(ctx, req, q.Data)
 	notice := r.Notice
+	if r.Record != "" || r.Replay != nil || r.Chart != nil {
+		b.sendRecords(ctx, chat, 0, r)
+		b.answerLogged(ctx, q.ID, notice)
+		return
+	}
 	switch {
 	case r.Game != nil && r.Edit == "" && len(q.Message.Photo) == 0 && hasPicture(*r.Game, r.Lang):
 		// A text message, such as a question, cannot become a photo: the

@@ -70,6 +70,11 @@ type Config struct {
 		// 0 turns hints off.
 		HintsPerGame int `yaml:"hints_per_game"`
 	} `yaml:"limits"`
+	History struct {
+		// Keep is how long finished games stay in /history and can be
+		// replayed; the sweeper forgets older ones. 0 keeps them forever.
+		Keep time.Duration `yaml:"keep"`
+	} `yaml:"history"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /backup; empty
 		// serves none of them. A bare ":PORT" means loopback only.
@@ -168,6 +173,10 @@ var envOverrides = []struct {
 // parses it apart from envOverrides, whose values are text.
 const hintsEnv = "BOT_HINTS_PER_GAME"
 
+// historyKeepEnv overrides history.keep, a duration or "forever":
+// loadConfig parses it apart from envOverrides, whose values are text.
+const historyKeepEnv = "BOT_HISTORY_KEEP"
+
 // loadConfig reads the YAML file at path (none when path is empty) over the
 // defaults, then applies the environment from getenv, and checks every
 // key (validate), whichever platforms are used. Unknown keys and bad
@@ -196,6 +205,16 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: limits.hints_per_game (env %s) %q: %w: want a whole number, 0 for none", hintsEnv, v, errBadValue)
 		}
 		c.Limits.HintsPerGame = n
+	}
+	if v := getenv(historyKeepEnv); v != "" {
+		d := time.Duration(0)
+		if v != "forever" {
+			var err error
+			if d, err = time.ParseDuration(v); err != nil {
+				return c, fmt.Errorf("config: history.keep (env %s) %q: %w: want a duration such as 8760h, or forever", historyKeepEnv, v, errBadValue)
+			}
+		}
+		c.History.Keep = d
 	}
 	return c, validate(c)
 }

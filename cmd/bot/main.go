@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -91,7 +92,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			ChallengeCooldown: cfg.Limits.ChallengeCooldown, UndosPerGame: cfg.Limits.UndosPerGame,
 			HintsPerGame: cfg.Limits.HintsPerGame,
 		},
-		Observer: m,
+		Observer:    m,
+		HistoryKeep: cfg.History.Keep,
 		OnExpire: func(v session.View) {
 			if f := onExpire[v.Platform()]; f != nil {
 				f(v)
@@ -146,6 +148,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
 		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
 		con := console.New(d, stdin, stdout, user, cfg.Console.Locale)
+		con.SetReplayDir(filepath.Dir(cfg.Database.Path))
 		onExpire[console.Platform] = con.Expired
 		servers = append(servers, func(ctx context.Context) error {
 			log.Debug("starting the console game", "db", cfg.Database.Path)

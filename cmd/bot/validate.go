@@ -50,6 +50,8 @@ func envOf(key string) string {
 		return "DISCORD_TOKEN"
 	case "limits.hints_per_game":
 		return hintsEnv
+	case "history.keep":
+		return historyKeepEnv
 	case "discord.interactions.public_key":
 		return "DISCORD_PUBLIC_KEY"
 	}
@@ -137,6 +139,9 @@ func validate(c Config) error {
 	nonNegativeDuration("limits.challenge_cooldown", c.Limits.ChallengeCooldown)
 	nonNegative("limits.undos_per_game", c.Limits.UndosPerGame)
 	nonNegative("limits.hints_per_game", c.Limits.HintsPerGame)
+	if k := c.History.Keep; k != 0 && k < minHistoryKeep {
+		bad("history.keep", k, "0 (forever, the default) or at least "+minHistoryKeep.String()+", such as 8760h")
+	}
 	if l := c.Metrics.Listen; l != "" && !hostPort(l) {
 		bad("metrics.listen", l, "host:port or :port, or empty for none")
 	}
@@ -235,3 +240,7 @@ func webURL(s string) bool {
 // hasSpace reports whether s holds white space, as a token pasted with a
 // line break does.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\r\n") }
+
+// minHistoryKeep is the shortest history.keep accepted: a game just
+// finished stays for its rematch and replay buttons.
+const minHistoryKeep = 24 * time.Hour

@@ -41,6 +41,7 @@ func Run(t *testing.T, open Open) {
 		{"SequencesAreUnique", testSequence},
 		{"GamesOnTwoHandles", testGames},
 		{"UpdateTakesEffectOnce", testUpdateOnce},
+		{"History", testHistory},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a, b := open(t)
@@ -519,4 +520,97 @@ func sessionStore(t *testing.T, k kv.Store) *session.KVStore {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// testHistory finishes games in two chats, from both handles: History
+// lists the latest ten of a user, in a chat or across chats, latest
+// first, and ForgetGames deletes the games older than the keep time with
+// their history entries.
+func testHistory(t *testing.T, a, b kv.Store) {
+	sa, sb := sessionStore(t, a), sessionStore(t, b)
+	var ticks atomic.Int64
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	now := func() time.Time { return start.Add(time.Duration(ticks.Load()) * time.Minute) }
+	var seed atomic.Uint64
+	cfg := func(keep time.Duration) *session.Config {
+		return &session.Config{Now: now, NewSeed: func() uint64 { return seed.Add(1) }, HistoryKeep: keep}
+	}
+	svcs := []*session.Service{session.New(sa, cfg(0)), session.New(sb, cfg(0))}
+	ctx := context.Background()
+	actor := func(chat, user string) session.Actor {
+		return session.Actor{Platform: "test", Chat: chat, User: session.User{ID: user, Name: user}}
+	}
+	finish := func(i int, who session.Actor) session.GameID {
+		t.Helper()
+		ticks.Add(1)
+		v, err := svcs[i%2].Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svcs[(i+1)%2].Resign(ctx, who, v.ID()); err != nil {
+			t.Fatal(err)
+		}
+		return v.ID()
+	}
+	var all, inC1 []session.GameID
+	for i := range 12 {
+		chat := "c1"
+		if i%3 == 2 {
+			chat = "c2"
+		}
+		id := finish(i, actor(chat, "a"))
+		all = append(all, id)
+		if chat == "c1" {
+			inC1 = append(inC1, id)
+		}
+		// A user whose id starts with a's plays too.
+		finish(i, actor(chat, "ab"))
+	}
+	ids := func(svc *session.Service, who session.Actor, across bool) []session.GameID {
+		t.Helper()
+		vs, err := svc.History(ctx, who, across)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []session.GameID
+		for _, v := range vs {
+			got = append(got, v.ID())
+		}
+		return got
+	}
+	latest := func(ids []session.GameID, n int) []session.GameID {
+		var r []session.GameID
+		for i := len(ids) - 1; i >= 0 && len(r) < n; i-- {
+			r = append(r, ids[i])
+		}
+		return r
+	}
+	check := func(what string, got, want []session.GameID) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: history %v, want %v", what, got, want)
+		}
+	}
+	check("across chats", ids(svcs[0], actor("c1", "a"), true), latest(all, session.HistoryLen))
+	check("in c1", ids(svcs[1], actor("c1", "a"), false), latest(inC1, session.HistoryLen))
+	check("nobody's", ids(svcs[0], actor("c1", "z"), true), nil)
+
+	// Game i of a ended at minute 2i+1, of ab at 2i+2; it is minute 25:
+	// keeping 18 minutes forgets the first three games of each.
+	ticks.Add(1)
+	keeper := session.New(sa, cfg(18*time.Minute))
+	n, err := keeper.ForgetGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * (12 - 9); n != want {
+		t.Errorf("forgot %d games, want %d", n, want)
+	}
+	check("across chats after forgetting", ids(svcs[1], actor("c1", "a"), true), latest(all[3:], session.HistoryLen))
+	if _, err := svcs[0].Game(ctx, all[0]); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("forgotten game: %v, want ErrNotFound", err)
+	}
+	if n, err := keeper.ForgetGames(ctx); err != nil || n != 0 {
+		t.Errorf("forgetting again: %d, %v; want 0", n, err)
+	}
 }

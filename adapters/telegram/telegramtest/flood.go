@@ -39,7 +39,7 @@ func (l Limits) Scaled(f float64) Limits {
 // messageMethods are the calls that make or change a message, which
 // flood control counts.
 var messageMethods = map[string]bool{
-	"sendMessage": true, "sendPhoto": true, "sendDocument": true, "sendMediaGroup": true,
+	"sendMessage": true, "sendPhoto": true, "sendAnimation": true, "sendDocument": true, "sendMediaGroup": true,
 	"copyMessage": true, "forwardMessage": true,
 	"editMessageText": true, "editMessageCaption": true, "editMessageMedia": true, "editMessageReplyMarkup": true,
 }

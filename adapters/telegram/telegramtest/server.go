@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/gif"
 	"image/png"
 	"io"
 	"mime"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
@@ -51,6 +53,8 @@ type Message struct {
 	Caption string
 	// Photo is the PNG of a photo message.
 	Photo []byte
+	// Animation is the GIF of an animation message (sendAnimation).
+	Animation []byte
 	// Markup is the inline keyboard; nil when the message has none.
 	Markup *tgbotapi.InlineKeyboardMarkup
 	// Edits counts the successful edits.
@@ -862,6 +866,25 @@ func (s *Server) perform(c Call) (any, *apiError) {
 		m := s.newMessageLocked(chat, true)
 		m.Photo, m.Caption, m.Markup = photo, p["caption"], markup
 		return s.apiMessage(m), nil
+	case "sendAnimation":
+		chat, err := chatID(p)
+		if err != nil {
+			return nil, err
+		}
+		anim, err := gifFile(c.Files["animation"])
+		if err != nil {
+			return nil, err
+		}
+		if utf8.RuneCountInString(p["caption"]) > MaxCaption {
+			return nil, badRequest("message caption is too long")
+		}
+		markup, err := parseMarkup(p["reply_markup"])
+		if err != nil {
+			return nil, err
+		}
+		m := s.newMessageLocked(chat, true)
+		m.Animation, m.Caption, m.Markup = anim, p["caption"], markup
+		return s.apiMessage(m), nil
 	case "editMessageText", "editMessageReplyMarkup", "editMessageMedia":
 		if id := p["inline_message_id"]; id != "" {
 			return s.editInline(c.Method, id, p)
@@ -930,6 +953,9 @@ func (s *Server) edit(c Call) (any, *apiError) {
 // apiMessage returns m as the Bot API shows it.
 func (s *Server) apiMessage(m *Message) tgbotapi.Message {
 	out := tgbotapi.Message{MessageID: m.ID, From: &s.Bot, Date: int(time.Now().Unix()), Chat: s.chat(m.Chat), Text: m.Text, Caption: m.Caption, ReplyMarkup: cloneMarkup(m.Markup)}
+	if m.Animation != nil {
+		out.Animation = &tgbotapi.Animation{FileID: fmt.Sprintf("animation-%d-%d", m.Chat, m.ID), FileUniqueID: fmt.Sprintf("a%d", len(m.Animation)), Width: 1, Height: 1, FileSize: len(m.Animation)}
+	}
 	if m.Photo != nil {
 		out.Photo = []tgbotapi.PhotoSize{{FileID: fmt.Sprintf("photo-%d-%d-%d", m.Chat, m.ID, m.Edits), FileUniqueID: fmt.Sprintf("u%d", len(m.Photo)), Width: 1, Height: 1, FileSize: len(m.Photo)}}
 	}
@@ -987,6 +1013,27 @@ func sameMarkup(a, b *tgbotapi.InlineKeyboardMarkup) bool {
 }
 
 // pngFile checks that data is a PNG image.
+// MaxCaption is the most characters of a caption, and MaxUpload the
+// largest file a bot may send, as Telegram takes them.
+const (
+	MaxCaption = 1024
+	MaxUpload  = 50 << 20
+)
+
+// gifFile checks an uploaded animation: a GIF of at most MaxUpload bytes.
+func gifFile(data []byte) ([]byte, *apiError) {
+	switch {
+	case len(data) == 0:
+		return nil, badRequest("there is no animation in the request")
+	case len(data) > MaxUpload:
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, description: "Request Entity Too Large"}
+	}
+	if _, err := gif.DecodeConfig(bytes.NewReader(data)); err != nil {
+		return nil, badRequest("wrong type of the web page content")
+	}
+	return data, nil
+}
+
 func pngFile(data []byte) ([]byte, *apiError) {
 	if len(data) == 0 {
 		return nil, badRequest("there is no photo in the request")

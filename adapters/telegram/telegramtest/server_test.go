@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"image"
+	"image/color"
+	"image/gif"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,4 +194,42 @@ func TestEnforceRefusesMessagesBeyondTheLimits(t *testing.T) {
 	if n := len(s.Calls("sendMessage")); n != 10 {
 		t.Fatalf("%d sendMessage calls recorded, want 10", n)
 	}
+}
+
+func TestAnimations(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	bot := newBot(t, s)
+	var buf bytes.Buffer
+	img := image.NewPaletted(image.Rect(0, 0, 2, 2), color.Palette{color.Black, color.White})
+	if err := gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{img}, Delay: []int{10}}); err != nil {
+		t.Fatal(err)
+	}
+	anim := tgbotapi.NewAnimation(1, tgbotapi.FileBytes{Name: "a.gif", Bytes: buf.Bytes()})
+	anim.Caption = strings.Repeat("é", MaxCaption)
+	sent, err := bot.Send(anim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Message(1, sent.MessageID); !bytes.Equal(m.Animation, buf.Bytes()) || sent.Animation == nil {
+		t.Fatalf("animation message %+v", m)
+	}
+	anim.Caption += "x"
+	if _, err := bot.Send(anim); err == nil {
+		t.Fatal("a caption of 1025 characters was accepted")
+	}
+	var png bytes.Buffer
+	_ = pngEncode(&png)
+	for name, data := range map[string][]byte{"a PNG": png.Bytes(), "nothing": []byte("GIF"), "over 50 MB": append(bytes.Clone(buf.Bytes()), make([]byte, MaxUpload)...)} {
+		if _, err := bot.Send(tgbotapi.NewAnimation(1, tgbotapi.FileBytes{Name: "a.gif", Bytes: data})); err == nil {
+			t.Errorf("%s was accepted as an animation", name)
+		}
+	}
+	if n := len(s.Calls("sendAnimation")); n != 5 {
+		t.Fatalf("%d sendAnimation calls recorded", n)
+	}
+}
+
+func pngEncode(buf *bytes.Buffer) error {
+	return png.Encode(buf, image.NewGray(image.Rect(0, 0, 2, 2)))
 }

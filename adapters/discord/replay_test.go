@@ -1,0 +1,43 @@
+package discord
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/boardbot/boardbot/adapters/discord/discordtest"
+)
+
+// TestReplayOnDiscord taps ▶️ under a finished board: the replay comes
+// as a GIF attachment that only the tapper sees, once for a doubled tap;
+// 📋 and /export give the record, /history the list.
+func TestReplayOnDiscord(t *testing.T) {
+	h := newHarness(t, nil)
+	board := h.play(ann, "c", discordtest.StringOption(optGame, "4x4"), discordtest.StringOption(optLevel, "easy"), discordtest.StringOption(optSide, "second"))
+	h.command(ann, "c", cmdResign)
+	board = h.message(board.ID)
+	play := buttonOf(t, board, "v:")
+	r := h.tap(ann, board.ID, play)
+	if len(r.Followups) != 1 {
+		t.Fatalf("▶️ answered %+v", r)
+	}
+	m := h.message(r.Followups[0])
+	if !m.Ephemeral || m.VisibleTo != ann.ID || len(m.Attachments) != 1 || m.Attachments[0].Filename != replayName ||
+		!bytes.HasPrefix(m.Attachments[0].Data, []byte("GIF8")) || !strings.Contains(m.Content, "Moves: 1.") {
+		t.Fatalf("replay message %+v", m)
+	}
+	if r := h.tap(ann, board.ID, play); len(r.Followups) != 0 || r.Type != 6 {
+		t.Fatalf("a doubled ▶️ answered %+v", r)
+	}
+	if got := h.ephemeral(h.tap(ann, board.ID, buttonOf(t, board, "e:")), ann); !strings.Contains(got, "Moves (1): ") {
+		t.Fatalf("📋 gave %q", got)
+	}
+	_, r = h.command(ann, "c", cmdExport)
+	if got := h.ephemeral(r, ann); !strings.Contains(got, "Moves (1): ") {
+		t.Fatalf("/export gave %q", got)
+	}
+	_, r = h.command(ann, "c", cmdHistory)
+	if got := h.ephemeral(r, ann); !strings.Contains(got, "1. vs AI (easy) · 4×4") {
+		t.Fatalf("/history gave %q", got)
+	}
+}
