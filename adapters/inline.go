@@ -225,7 +225,11 @@ func (d *Dispatcher) InlineChosen(ctx context.Context, req Request, resultID str
 		return d.inlineStart(ctx, lang, req, o)
 	}
 	who := d.actor(req)
-	v, err := d.svc.Challenge(ctx, who, session.ChallengeRequest{Rules: o.Rules, Side: o.Side})
+	v, err := d.svc.Challenge(ctx, who, session.ChallengeRequest{Rules: o.Rules, Side: o.Side, Alone: true})
+	if errors.Is(err, session.ErrChatGames) {
+		// The message is someone else's.
+		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNotAPlayer)}
+	}
 	if err != nil {
 		return d.refuse(lang, v, err, false)
 	}

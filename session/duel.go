@@ -22,6 +22,8 @@ type ChallengeRequest struct {
 	// Side is the challenger's colour: First (black), Second, or
 	// RandomSide.
 	Side Side
+	// Alone is as for StartRequest: for a chat that is one message.
+	Alone bool
 }
 
 // Challenge creates an open challenge: a game waiting for its opponent,
@@ -57,7 +59,11 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats, g.Challenger = [2]Seat{them, me}, engine.White
 	}
-	v, err := s.create(ctx, &g, nil)
+	var alone func(tx Tx, id GameID) error
+	if req.Alone {
+		alone = ownChat(who)
+	}
+	v, err := s.create(ctx, &g, alone)
 	if err != nil {
 		return v, fmt.Errorf("session: challenge: %w", err)
 	}

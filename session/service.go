@@ -180,10 +180,10 @@ type StartRequest struct {
 	Rules engine.Rules
 	Level engine.Level
 	Side  Side
-	// Alone starts the game only in a chat with no other live game, such
-	// as a chat that is one message (a Telegram inline message); Start
-	// gives ErrChatGames otherwise, checked in the transaction that
-	// stores the game.
+	// Alone is for a chat that is one message (a Telegram inline
+	// message): the game starts only when the chat holds no other live
+	// game and belongs to the user (see ChatSettings.Owner), else Start
+	// gives ErrChatGames, checked in the transaction that stores the game.
 	Alone bool
 }
 
@@ -219,20 +219,41 @@ func (s *Service) Start(ctx context.Context, who Actor, req StartRequest) (_ Vie
 	}
 	var alone func(tx Tx, id GameID) error
 	if req.Alone {
-		alone = func(tx Tx, id GameID) error {
-			ids, err := tx.LiveGames(who.Platform, who.Chat)
-			if err != nil {
-				return err
-			}
-			for _, other := range ids {
-				if other != id {
-					return fmt.Errorf("session: start in %s chat %q, which holds game %s: %w", who.Platform, who.Chat, other, ErrChatGames)
-				}
-			}
-			return nil
-		}
+		alone = ownChat(who)
 	}
 	return s.create(ctx, &g, alone)
+}
+
+// ownChat returns the check of a game new to a chat that is one message
+// (StartRequest.Alone, ChallengeRequest.Alone), run in the transaction
+// that stores game id: the chat holds no other live game, and it belongs
+// to who — the first user to play there owns it from then on, so that
+// nobody else can put a game of theirs on that message, finished games
+// or not. It gives ErrChatGames otherwise.
+func ownChat(who Actor) func(tx Tx, id GameID) error {
+	return func(tx Tx, id GameID) error {
+		ids, err := tx.LiveGames(who.Platform, who.Chat)
+		if err != nil {
+			return err
+		}
+		for _, other := range ids {
+			if other != id {
+				return fmt.Errorf("session: start in %s chat %q, which holds game %s: %w", who.Platform, who.Chat, other, ErrChatGames)
+			}
+		}
+		cs, err := tx.ChatSettings(who.Platform, who.Chat)
+		if err != nil {
+			return err
+		}
+		switch cs.Owner {
+		case who.User.ID:
+			return nil
+		case "":
+			cs.Owner = who.User.ID
+			return tx.PutChatSettings(who.Platform, who.Chat, cs)
+		}
+		return fmt.Errorf("session: start in %s chat %q, which is %q's: %w", who.Platform, who.Chat, cs.Owner, ErrChatGames)
+	}
 }
 
 // lockStart takes the lock that serialises starting games against the AI

@@ -16,6 +16,10 @@ type ChatSettings struct {
 	Rules engine.Rules `json:"rules,omitzero"`
 	// Level is the AI level of a bare /play; zero when not set.
 	Level engine.Level `json:"level,omitempty"`
+	// Owner is the id of the user a chat that is one message belongs to
+	// (a Telegram inline message: its poster, the first to play there);
+	// empty for other chats. Set by Start and Challenge with Alone.
+	Owner string `json:"owner,omitempty"`
 }
 
 // UserSettings are a user's choices on a platform.

@@ -438,3 +438,29 @@ func TestInlineExpiryAndRematch(t *testing.T) {
 		t.Fatalf("rematch %s in %q, message %q, %s", next.ID(), next.Chat(), next.Message(), next.Status())
 	}
 }
+
+// TestInlineFinishedGameStaysItsPosters checks that once the poster's
+// game in an inline message is over, another user's forged ▶️ Start data
+// cannot put a game of theirs on that message.
+func TestInlineFinishedGameStaysItsPosters(t *testing.T) {
+	h := newHarness(t, nil)
+	ann, cat := named(9700, "ann", "en"), named(9701, "cat", "en")
+	q, _ := h.inlineQuery(ann, "ttt easy")
+	id := h.post(q, "a.easy.ttt.first", true)
+	v := h.game(tgbotapi.Chat{}, h.inlineMessage(id))
+	if got := h.inlineTap(ann, id, "r:"+string(v.ID())); got != "" {
+		t.Fatalf("ann's resign answered %q", got)
+	}
+	edits := h.inlineMessage(id).Edits
+	forged := "I:a.hard.gomoku.first:" + itoa64(cat.ID)
+	if got, want := h.inlineTap(cat, id, forged), render.T(render.English, render.MsgNotAPlayer); got != want {
+		t.Fatalf("cat's start on ann's finished game answered %q, want %q", got, want)
+	}
+	if now := h.inlineMessage(id); now.Edits != edits {
+		t.Fatalf("cat's forged start edited ann's message:\n%s", now.Text)
+	}
+	live, _ := h.svc.Live(context.Background(), session.Actor{Platform: telegram.Platform, Chat: adapters.InlineChat(id), User: userOf(cat)})
+	if len(live) != 0 {
+		t.Fatalf("cat plays %d games in ann's message", len(live))
+	}
+}
