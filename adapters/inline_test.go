@@ -72,3 +72,20 @@ func TestInlineOffersFilterAndTravel(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// FuzzInlineData checks the inline result ids and ▶️ Start data: any
+// input is parsed without panicking, and what parses is canonical — it
+// is exactly the data the offer makes again.
+func FuzzInlineData(f *testing.F) {
+	for _, s := range []string{"a.hard.gomoku.first", "d.ttt.random", "I:a.easy.ttt.first:42", "I:d.ttt.random:1", "a..", "I::", "a.hard.renju.first"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		if o, err := ParseInlineOffer(data); err == nil && o.ID() != data {
+			t.Fatalf("ParseInlineOffer(%q) = %+v, whose id is %q", data, o, o.ID())
+		}
+		if o, owner, err := ParseInlineStart(data); err == nil && o.StartData(owner) != data {
+			t.Fatalf("ParseInlineStart(%q) = %+v, %q, whose data is %q", data, o, owner, o.StartData(owner))
+		}
+	})
+}
