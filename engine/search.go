@@ -22,6 +22,7 @@ type searcher struct {
 	nodes      int64
 	stopped    bool
 	bufs       [maxPly][]move
+	vcfBufs    [maxPly][]move // vcf's own lists, so that it never overwrites a caller's
 	killers    [maxPly][2]int32
 	history    []int32
 	threatMove [maxPly]int32
@@ -63,6 +64,14 @@ func (s *searcher) buf(ply int) []move {
 		s.bufs[ply] = make([]move, 0, len(s.p.onBoard)+1)
 	}
 	return s.bufs[ply][:0]
+}
+
+// vcfBuf returns the empty move buffer of vcf at ply.
+func (s *searcher) vcfBuf(ply int) []move {
+	if s.vcfBufs[ply] == nil {
+		s.vcfBufs[ply] = make([]move, 0, len(s.p.onBoard)+1)
+	}
+	return s.vcfBufs[ply][:0]
 }
 
 // best returns the move the search chooses for the side to move of p,
