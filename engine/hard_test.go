@@ -207,11 +207,12 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 }
 
 // pinnedSearch is the signature of TestFixedNodeSearchIsPinned (changed by
-// the fix that keeps a failed VCF off the caller's move list).
+// the fix that keeps a failed VCF off the caller's move list, then by
+// evalOwn).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{5, 7}, 89448}
+}{Point{7, 10}, 93002}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.

@@ -207,7 +207,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			if s.small {
 				return p.evaluate(th) + s.own()
 			}
-			return p.evaluate(th)
+			return p.evaluate(th) + p.score[p.side-1]*evalOwn/10
 		}
 		if th.myFours > 0 && s.vcf(vcfInner, ply) {
 			return winScore - int32(ply) - 3
