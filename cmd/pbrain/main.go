@@ -12,8 +12,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -21,20 +23,42 @@ import (
 )
 
 func main() {
-	level := flag.String("level", "hard", "player: easy, medium or hard")
-	nodes := flag.Int64("nodes", 0, "hard's node budget a move (0: the manager's time)")
-	flag.Parse()
-	l, err := engine.ParseLevel(*level)
-	if err != nil || *nodes < 0 || flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "pbrain: -level %q -nodes %d: want easy, medium or hard and a non-negative budget\n", *level, *nodes)
+	level, nodes, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	b := newBrain(os.Stdout, *nodes)
-	b.level = l
+	b := newBrain(os.Stdout, nodes)
+	b.level = level
 	if err := b.serve(ctx, os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// errUsage is a bad command line.
+var errUsage = errors.New("pbrain: usage")
+
+// parseFlags returns the player level and node budget the command line
+// asks for, writing flag errors and help to w.
+func parseFlags(args []string, w io.Writer) (engine.Level, int64, error) {
+	fs := flag.NewFlagSet("pbrain", flag.ContinueOnError)
+	fs.SetOutput(w)
+	level := fs.String("level", "hard", "player: easy, medium or hard")
+	nodes := fs.Int64("nodes", 0, "hard's node budget a move (0: the manager's time)")
+	if err := fs.Parse(args); err != nil {
+		return 0, 0, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	l, err := engine.ParseLevel(*level)
+	switch {
+	case err != nil:
+		return 0, 0, fmt.Errorf("%w: -level %q: want easy, medium or hard", errUsage, *level)
+	case *nodes < 0:
+		return 0, 0, fmt.Errorf("%w: -nodes %d: want a non-negative budget", errUsage, *nodes)
+	case fs.NArg() > 0:
+		return 0, 0, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return l, *nodes, nil
 }
