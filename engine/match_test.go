@@ -127,6 +127,7 @@ var calibration = []struct {
 	{Rules{15, 15, 5, false, false}, Medium, Easy, 80},
 	{Rules{15, 15, 5, true, false}, Hard, Medium, 95},
 	{Rules{15, 15, 5, false, true}, Hard, Medium, 95},
+	{Rules{19, 19, 5, false, false}, Hard, Medium, 95},
 }
 
 func TestCalibrationMatches(t *testing.T) {

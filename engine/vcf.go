@@ -17,7 +17,7 @@ func (s *searcher) vcf(depth, ply int) bool {
 	}
 	p := s.p
 	me := p.side
-	ms, th := p.scan(s.buf(ply))
+	ms, th := p.scan(s.vcfBuf(ply))
 	switch {
 	case th.myFive >= 0:
 		s.threatMove[ply] = th.myFive

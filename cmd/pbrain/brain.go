@@ -35,18 +35,14 @@ type brain struct {
 	leftMS   int  // INFO time_left; -1 when not told
 	memBytes int  // INFO max_memory; 0 means no limit
 	maxNodes int64
+	level    engine.Level // the player: Hard unless the -level flag says otherwise
 	rng      *rand.Rand
-}
-
-// run plays the protocol on in and out until END or the end of in.
-func run(ctx context.Context, in io.Reader, out io.Writer) error {
-	return newBrain(out, 0).serve(ctx, in)
 }
 
 // newBrain returns a session writing to out; maxNodes > 0 bounds each
 // search by nodes instead of time, for reproducible tests.
 func newBrain(out io.Writer, maxNodes int64) *brain {
-	return &brain{out: bufio.NewWriter(out), turnMS: defaultTurnMS, leftMS: -1, maxNodes: maxNodes, rng: rand.New(rand.NewPCG(1, 2))}
+	return &brain{out: bufio.NewWriter(out), turnMS: defaultTurnMS, leftMS: -1, maxNodes: maxNodes, level: engine.Hard, rng: rand.New(rand.NewPCG(1, 2))}
 }
 
 // serve reads commands until END or EOF.
@@ -264,7 +260,7 @@ func (b *brain) move(ctx context.Context) {
 	if b.memBytes > 0 {
 		tt = min(maxTTBytes, b.memBytes/3)
 	}
-	ai, err := engine.NewPlayerWith(engine.Hard, engine.Options{Rand: b.rng, ThinkTime: think, MaxNodes: b.maxNodes, TTBytes: max(tt, 1<<20)})
+	ai, err := engine.NewPlayerWith(b.level, engine.Options{Rand: b.rng, ThinkTime: think, MaxNodes: b.maxNodes, TTBytes: max(tt, 1<<20)})
 	if err != nil {
 		b.say("ERROR " + err.Error())
 		return

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/engine"
+)
+
+// The tests play matches between fake engines: the test binary itself,
+// started with GOMOCUP_FAKE=1 and a mode as its argument.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOMOCUP_FAKE") == "1" {
+		fake(os.Args[1])
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fake plays the piskvork protocol in mode:
+//   - row: the first free cell of the odd rows, row by row (wins in five
+//     moves against sparse);
+//   - sparse: the first free cell with both coordinates even (never five);
+//   - mute: never answers a move request;
+//   - offboard: plays -1,-1;
+//   - crash: exits when asked for a move.
+//
+// It checks that BOARD gives a position where it is to move, and answers
+// ERROR otherwise.
+func fake(mode string) {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	size := 0
+	var cells map[engine.Point]bool
+	say := func(s string) { fmt.Fprintln(out, s); out.Flush() }
+	play := func() {
+		switch mode {
+		case "mute":
+			return
+		case "crash":
+			out.Flush()
+			os.Exit(3)
+		case "offboard":
+			say("-1,-1")
+			return
+		}
+		say("MESSAGE thinking")
+		for y := range size {
+			for x := range size {
+				p := engine.Point{X: x, Y: y}
+				ok := mode == "row" && y%2 == 1 || mode == "sparse" && x%2 == 0 && y%2 == 0
+				if ok && !cells[p] {
+					cells[p] = true
+					say(fmt.Sprintf("%d,%d", x, y))
+					return
+				}
+			}
+		}
+		say("ERROR no cell left")
+	}
+	for in.Scan() {
+		w := strings.Fields(in.Text())
+		if len(w) == 0 {
+			continue
+		}
+		switch w[0] {
+		case "START":
+			fmt.Sscan(w[1], &size)
+			cells = map[engine.Point]bool{}
+			say("OK")
+		case "BEGIN":
+			play()
+		case "TURN":
+			var p engine.Point
+			fmt.Sscanf(w[1], "%d,%d", &p.X, &p.Y)
+			cells[p] = true
+			play()
+		case "BOARD":
+			n := [3]int{}
+			for in.Scan() && in.Text() != "DONE" {
+				var p engine.Point
+				var f int
+				fmt.Sscanf(in.Text(), "%d,%d,%d", &p.X, &p.Y, &f)
+				cells[p] = true
+				n[f]++
+			}
+			if n[1] != n[2] && n[2] != n[1]+1 {
+				say("ERROR not my move")
+				continue
+			}
+			play()
+		case "END":
+			return
+		}
+	}
+}
+
+// fakeConfig is a fast match between two fake engines.
+func fakeConfig(mode1, mode2 string, pairs int) config {
+	return config{
+		engines: [2][]string{{os.Args[0], mode1}, {os.Args[0], mode2}},
+		names:   [2]string{mode1 + "#1", mode2 + "#2"},
+		// Under -race a process sleeps a second at exit unless told not to.
+		env:  []string{"GOMOCUP_FAKE=1", "GORACE=atexit_sleep_ms=0"},
+		size: 15, turn: time.Second, guard: 20 * time.Second,
+		pairs: pairs, stones: 3, radius: 3, seed: 7, workers: 2,
+	}
+}
+
+func TestRowBeatsSparseWithEitherColour(t *testing.T) {
+	c := fakeConfig("row", "sparse", 3)
+	res, err := c.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.tally != (tally{wins: 6}) {
+		t.Fatalf("tally %+v, want 6 wins", res.tally)
+	}
+	for i, g := range res.games {
+		if g.index != i || g.black != i%2 || g.reason != "five" {
+			t.Errorf("game %d: index %d, black %d, reason %q; want black %d by five", i, g.index, g.black, g.reason, i%2)
+		}
+		if len(g.opening) != 3 {
+			t.Errorf("game %d: opening %v, want 3 stones", i, g.opening)
+		}
+		for _, p := range g.opening {
+			if p.X < 4 || p.X > 10 || p.Y < 4 || p.Y > 10 {
+				t.Errorf("game %d: opening stone %v outside the centre region", i, p)
+			}
+		}
+		if i%2 == 1 && fmt.Sprint(g.opening) != fmt.Sprint(res.games[i-1].opening) {
+			t.Errorf("games %d and %d: openings %v and %v, want the same", i-1, i, res.games[i-1].opening, g.opening)
+		}
+	}
+	if fmt.Sprint(res.games[0].opening) == fmt.Sprint(res.games[2].opening) {
+		t.Errorf("pairs 1 and 2 share the opening %v", res.games[0].opening)
+	}
+}
+
+func TestOpeningsReplayFromTheSeed(t *testing.T) {
+	a, b := fakeConfig("row", "row", 1), fakeConfig("row", "row", 1)
+	if fmt.Sprint(a.opening(5)) != fmt.Sprint(b.opening(5)) {
+		t.Fatal("the same seed gave different openings")
+	}
+	b.seed++
+	if fmt.Sprint(a.opening(5)) == fmt.Sprint(b.opening(5)) {
+		t.Fatal("another seed gave the same opening")
+	}
+}
+
+func TestFaultyEngineLosesAndIsNamed(t *testing.T) {
+	for _, tc := range []struct{ mode, want string }{
+		{"mute", "wall-clock guard"},
+		{"offboard", "played -1,-1"},
+		{"crash", "exited"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c := fakeConfig("sparse", tc.mode, 1)
+			c.turn, c.guard = 10*time.Millisecond, 100*time.Millisecond
+			res, err := c.run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.tally != (tally{wins: 2}) {
+				t.Fatalf("tally %+v, want 2 wins for the sound engine", res.tally)
+			}
+			for _, g := range res.games {
+				if !strings.Contains(g.reason, tc.mode+"#2") || !strings.Contains(g.reason, tc.want) {
+					t.Errorf("game %d: reason %q, want it to name %s#2 and say %q", g.index, g.reason, tc.mode, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestSPRTStopsALopsidedMatch(t *testing.T) {
+	c := fakeConfig("row", "sparse", 50)
+	c.workers = 1
+	c.sprt = &sprt{elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}
+	res, err := c.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.verdict != "H1" || res.tally.games() >= 100 || res.tally.games()%2 != 0 {
+		t.Fatalf("verdict %q after %d games, want H1 after a few pairs", res.verdict, res.tally.games())
+	}
+}
+
+func TestBoardLinesMarkOwnStones(t *testing.T) {
+	b, err := engine.Replay(engine.Rules{Width: 15, Height: 15, K: 5}, []engine.Point{{X: 7, Y: 7}, {X: 8, Y: 8}, {X: 6, Y: 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(boardLines(b), " ")
+	if want := "BOARD 7,7,2 8,8,1 6,8,2 DONE"; got != want {
+		t.Fatalf("boardLines = %q, want %q", got, want)
+	}
+}
+
+func TestStatistics(t *testing.T) {
+	near := func(a, b float64) bool { return math.Abs(a-b) < 0.002 }
+	lo, hi := tally{wins: 40, losses: 40, draws: 20}.wilson()
+	if !near(lo, 0.404) || !near(hi, 0.596) {
+		t.Errorf("wilson(50%% of 100) = [%.3f, %.3f], want [0.404, 0.596]", lo, hi)
+	}
+	if e := elo(0.75); math.Abs(e-190.85) > 0.1 {
+		t.Errorf("elo(0.75) = %.2f, want 190.85", e)
+	}
+	if e := elo(0.5); e != 0 {
+		t.Errorf("elo(0.5) = %v, want 0", e)
+	}
+	s := sprt{elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}
+	for _, tc := range []struct {
+		t    tally
+		want string
+	}{
+		{tally{wins: 10, losses: 10}, ""},
+		{tally{wins: 600, losses: 400}, "H1"},
+		{tally{wins: 400, losses: 600}, "H0"},
+	} {
+		if got := s.verdict(tc.t); got != tc.want {
+			t.Errorf("sprt verdict %+v = %q (LLR %.2f), want %q", tc.t, got, s.llr(tc.t), tc.want)
+		}
+	}
+}
+
+func TestRunMainRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-e1", "a"},
+		{"-e1", "a", "-e2", "b", "-rule", "2"},
+		{"-e1", "a", "-e2", "b", "-sprt", "5,0"},
+		{"-e1", "a", "-e2", "b", "-size", "30"},
+	} {
+		var out, log strings.Builder
+		if err := runMain(args, &out, &log); err == nil || !strings.HasPrefix(err.Error(), "gomocup-match") {
+			t.Errorf("runMain(%q) = %v, want a usage error", args, err)
+		}
+	}
+}
