@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/boardbot/boardbot/adapters"
@@ -20,13 +21,19 @@ import (
 // what it printed.
 func run(t *testing.T, path, script string) string {
 	t.Helper()
+	return runWith(t, path, script, nil)
+}
+
+// runWith is run on a service whose clock is now (nil: the real one).
+func runWith(t *testing.T, path, script string, now func() time.Time) string {
+	t.Helper()
 	st, err := storetest.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	seed := uint64(0)
-	svc := session.New(st, &session.Config{NewSeed: func() uint64 { seed++; return seed }})
+	svc := session.New(st, &session.Config{Now: now, NewSeed: func() uint64 { seed++; return seed }})
 	d := adapters.NewDispatcher(svc, Platform, "", nil)
 	var out strings.Builder
 	c := New(d, strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")

@@ -2,37 +2,18 @@ package console
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/boardbot/boardbot/adapters"
-	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // runAt is run on a clock that stands still, so that a doubled tap is
 // one whatever the machine's speed.
 func runAt(t *testing.T, path, script string) string {
 	t.Helper()
-	st, err := storetest.OpenBolt(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	seed := uint64(0)
-	now := func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }
-	svc := session.New(st, &session.Config{Now: now, NewSeed: func() uint64 { seed++; return seed }})
-	var out strings.Builder
-	c := New(adapters.NewDispatcher(svc, Platform, "", nil), strings.NewReader(script), &out, session.User{ID: "local", Name: "you"}, "en")
-	c.SetReplayDir(filepath.Dir(path))
-	if err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runWith(t, path, script, func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) })
 }
 
 func TestHistoryReplayAndExport(t *testing.T) {
