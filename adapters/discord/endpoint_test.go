@@ -26,8 +26,7 @@ type replica struct {
 	svc     *session.Service
 	cancel  context.CancelFunc
 	done    chan error
-	mu      sync.Mutex
-	handled map[string]chan struct{}
+	handled signals
 }
 
 // testKey is the application key of the endpoint tests, from a fixed
@@ -38,7 +37,7 @@ var testKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 // until the test ends.
 func startReplica(t *testing.T, st session.Store, seed uint64) *replica {
 	t.Helper()
-	r := &replica{handled: map[string]chan struct{}{}, done: make(chan error, 1)}
+	r := &replica{done: make(chan error, 1)}
 	var mu sync.Mutex
 	r.svc = session.New(st, &session.Config{NewSeed: func() uint64 { mu.Lock(); defer mu.Unlock(); seed++; return seed }})
 	bot, err := New(r.svc, Config{Token: testToken, AppID: discordtest.AppID, Handled: r.markHandled})
@@ -66,18 +65,12 @@ func startReplica(t *testing.T, st session.Store, seed uint64) *replica {
 	return r
 }
 
-func (r *replica) handledChan(id string) chan struct{} {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, ok := r.handled[id]
-	if !ok {
-		c = make(chan struct{})
-		r.handled[id] = c
-	}
-	return c
-}
+// handledChan returns the channel closed once interaction id was
+// answered completely.
+func (r *replica) handledChan(id string) chan struct{} { return r.handled.of(id) }
 
-func (r *replica) markHandled(id string) { close(r.handledChan(id)) }
+// markHandled is the bot's Config.Handled.
+func (r *replica) markHandled(id string) { r.handled.fire(id) }
 
 // endpointFake starts a fake Discord for endpoint tests.
 func endpointFake(t *testing.T) *discordtest.Server {

@@ -49,7 +49,7 @@ type harness struct {
 	done   chan error
 
 	mu      sync.Mutex
-	handled map[string]chan struct{}
+	handled signals
 	// handledN counts the answers to each interaction id (markHandled).
 	handledN map[string]int
 	// gate, when set, holds every AI move until it is closed.
@@ -98,7 +98,7 @@ func (s *syncBuffer) String() string {
 // changes the bot's config first.
 func newHarness(t testing.TB, edit func(*Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), handled: make(map[string]chan struct{}), now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
+	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
 	h.fake = discordtest.New(discordtest.Options{Token: testToken})
 	if err := SetAPIBase(h.fake.URL); err != nil {
 		t.Fatal(err)
@@ -130,16 +130,32 @@ func newHarness(t testing.TB, edit func(*Config)) *harness {
 
 // handledChan returns the channel closed when the interaction id has been
 // answered completely.
-func (h *harness) handledChan(id string) chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	c, ok := h.handled[id]
+func (h *harness) handledChan(id string) chan struct{} { return h.handled.of(id) }
+
+// signals hands out, per key, a channel that fire closes: a test waits
+// on it for an event another goroutine reports. Safe for concurrent use.
+type signals struct {
+	mu sync.Mutex
+	m  map[string]chan struct{}
+}
+
+// of returns key's channel.
+func (s *signals) of(key string) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = make(map[string]chan struct{})
+	}
+	c, ok := s.m[key]
 	if !ok {
 		c = make(chan struct{})
-		h.handled[id] = c
+		s.m[key] = c
 	}
 	return c
 }
+
+// fire closes key's channel; it may be called once per key.
+func (s *signals) fire(key string) { close(s.of(key)) }
 
 // markHandled closes the channel of interaction id's answer: the first
 // time handledChan(id), the n-th time (a redelivery) handledChan of
@@ -155,7 +171,7 @@ func (h *harness) markHandled(id string) {
 		key += "#" + strconv.Itoa(n)
 	}
 	h.mu.Unlock()
-	close(h.handledChan(key))
+	h.handled.fire(key)
 }
 
 // newPlayer is the session's AI: the engine's, held at the gate when one
