@@ -152,21 +152,21 @@ func defaultConfig() Config {
 
 // envOverrides are the environment variables that override config keys.
 var envOverrides = []struct {
-	name string
-	set  func(*Config, string)
+	name, key string // the variable, and the YAML key it overrides
+	set       func(*Config, string)
 }{
-	{"TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
-	{"TELEGRAM_API_ENDPOINT", func(c *Config, v string) { c.Telegram.APIEndpoint = v }},
-	{"TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.Webhook.Secret = Secret(v) }},
-	{"DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
-	{"DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.Interactions.PublicKey = v }},
-	{"BOT_DB", func(c *Config, v string) { c.Database.Path = v }},
-	{"BOT_DB_BACKEND", func(c *Config, v string) { c.Database.Backend = v }},
-	{"BOT_ETCD_ENDPOINTS", func(c *Config, v string) { c.Database.Etcd.Endpoints = splitList(v) }},
-	{"BOT_ETCD_PASSWORD", func(c *Config, v string) { c.Database.Etcd.Password = Secret(v) }},
-	{"BOT_LOG_LEVEL", func(c *Config, v string) { c.Log.Level = v }},
-	{"BOT_METRICS_LISTEN", func(c *Config, v string) { c.Metrics.Listen = v }},
-	{"BOT_BACKUP_TOKEN", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
+	{"TELEGRAM_TOKEN", "telegram.token", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
+	{"TELEGRAM_API_ENDPOINT", "telegram.api_endpoint", func(c *Config, v string) { c.Telegram.APIEndpoint = v }},
+	{"TELEGRAM_WEBHOOK_SECRET", "telegram.webhook.secret", func(c *Config, v string) { c.Telegram.Webhook.Secret = Secret(v) }},
+	{"DISCORD_TOKEN", "discord.token", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
+	{"DISCORD_PUBLIC_KEY", "discord.interactions.public_key", func(c *Config, v string) { c.Discord.Interactions.PublicKey = v }},
+	{"BOT_DB", "database.path", func(c *Config, v string) { c.Database.Path = v }},
+	{"BOT_DB_BACKEND", "database.backend", func(c *Config, v string) { c.Database.Backend = v }},
+	{"BOT_ETCD_ENDPOINTS", "database.etcd.endpoints", func(c *Config, v string) { c.Database.Etcd.Endpoints = splitList(v) }},
+	{"BOT_ETCD_PASSWORD", "database.etcd.password", func(c *Config, v string) { c.Database.Etcd.Password = Secret(v) }},
+	{"BOT_LOG_LEVEL", "log.level", func(c *Config, v string) { c.Log.Level = v }},
+	{"BOT_METRICS_LISTEN", "metrics.listen", func(c *Config, v string) { c.Metrics.Listen = v }},
+	{"BOT_BACKUP_TOKEN", "metrics.backup_token", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
 }
 
 // hintsEnv overrides limits.hints_per_game, a number: loadConfig

@@ -26,34 +26,15 @@ var webhookSecretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
 // envOf returns the environment variable that overrides key, or "".
 func envOf(key string) string {
 	switch key {
-	case "database.path":
-		return "BOT_DB"
-	case "database.backend":
-		return "BOT_DB_BACKEND"
-	case "database.etcd.endpoints":
-		return "BOT_ETCD_ENDPOINTS"
-	case "database.etcd.password":
-		return "BOT_ETCD_PASSWORD"
-	case "log.level":
-		return "BOT_LOG_LEVEL"
-	case "metrics.listen":
-		return "BOT_METRICS_LISTEN"
-	case "metrics.backup_token":
-		return "BOT_BACKUP_TOKEN"
-	case "telegram.token":
-		return "TELEGRAM_TOKEN"
-	case "telegram.api_endpoint":
-		return "TELEGRAM_API_ENDPOINT"
-	case "telegram.webhook.secret":
-		return "TELEGRAM_WEBHOOK_SECRET"
-	case "discord.token":
-		return "DISCORD_TOKEN"
 	case "limits.hints_per_game":
 		return hintsEnv
 	case "history.keep":
 		return historyKeepEnv
-	case "discord.interactions.public_key":
-		return "DISCORD_PUBLIC_KEY"
+	}
+	for _, o := range envOverrides {
+		if o.key == key {
+			return o.name
+		}
 	}
 	return ""
 }
