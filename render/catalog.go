@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/boardbot/boardbot/engine"
@@ -70,9 +69,30 @@ const (
 	MsgDeclineButton  Key = "decline_button"
 )
 
-// catalog holds every message in every language; a test checks that each
-// key has each language.
-var catalog = map[Key]map[Lang]string{
+// catalog holds every message in every language, joined from the
+// per-topic tables; a test checks that each key has each language.
+var catalog = joinCatalogs(baseCatalog, refusalCatalog, picturesCatalog, chatLangCatalog, historyCatalog)
+
+// joinCatalogs returns one catalog of the messages of parts. A key
+// defined in two parts is a programming error that would silently hide
+// one text, so it panics (at package initialisation, which every test
+// runs).
+func joinCatalogs(parts ...map[Key]map[Lang]string) map[Key]map[Lang]string {
+	all := make(map[Key]map[Lang]string)
+	for _, p := range parts {
+		for k, m := range p {
+			if _, dup := all[k]; dup {
+				panic("render: message " + string(k) + " defined twice")
+			}
+			all[k] = m
+		}
+	}
+	return all
+}
+
+// baseCatalog holds the messages of the game, the commands and the
+// platforms' menus.
+var baseCatalog = map[Key]map[Lang]string{
 	MsgWelcome: {
 		English: "Welcome! Play tic-tac-toe or gomoku against me or a friend. Try /play hard, or /help.",
 		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
@@ -483,8 +503,7 @@ const (
 	MsgWindow Key = "window"
 )
 
-// refusalCatalog holds the messages of the block above; init adds them to
-// the catalog.
+// refusalCatalog holds the messages of the block above.
 var refusalCatalog = map[Key]map[Lang]string{
 	MsgNoArguments: {
 		English: "I don't understand %q: nothing goes after %s.",
@@ -525,8 +544,6 @@ var refusalCatalog = map[Key]map[Lang]string{
 		Chinese: "按钮是第 %s–%s 列、第 %s–%s 行。",
 	},
 }
-
-func init() { maps.Copy(catalog, refusalCatalog) }
 
 // The messages of one platform's own features: Telegram's start menu,
 // Discord's notes.

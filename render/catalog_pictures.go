@@ -1,7 +1,5 @@
 package render
 
-import "maps"
-
 // picturesCatalog holds the messages sent with the replay (Replay), the
 // chart (Chart) and the record of a game (Export).
 var picturesCatalog = map[Key]map[Lang]string{
@@ -25,5 +23,3 @@ var picturesCatalog = map[Key]map[Lang]string{
 	MsgExportResult: {English: "Result: %s", Chinese: "结果：%s"},
 	MsgExportMoves:  {English: "Moves (%d): %s", Chinese: "棋谱（%d 手）：%s"},
 }
-
-func init() { maps.Copy(catalog, picturesCatalog) }

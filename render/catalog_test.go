@@ -195,3 +195,12 @@ func TestEveryBoardHeaderNamesItsGame(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinCatalogsRefusesAKeyDefinedTwice(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a key in two parts was joined silently")
+		}
+	}()
+	joinCatalogs(map[Key]map[Lang]string{MsgHelp: {English: "a"}}, map[Key]map[Lang]string{MsgHelp: {English: "b"}})
+}

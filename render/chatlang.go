@@ -1,7 +1,5 @@
 package render
 
-import "maps"
-
 // The messages of a chat's own language (/chatlang).
 const (
 	MsgHelpChatLang  Key = "help_chat_lang"
@@ -33,8 +31,6 @@ var chatLangCatalog = map[Key]map[Lang]string{
 	MsgSlashChatLang: {English: "Choose the language of this chat (administrators)", Chinese: "选择本群的语言（管理员）"},
 	MsgOptionAuto:    {English: "Each person's app language", Chinese: "各人应用的语言"},
 }
-
-func init() { maps.Copy(catalog, chatLangCatalog) }
 
 // LangName returns the name of language l in itself: "English", "中文".
 func LangName(l Lang) string {

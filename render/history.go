@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/boardbot/boardbot/engine"
@@ -62,8 +61,6 @@ var historyCatalog = map[Key]map[Lang]string{
 		Chinese: "/history — 你最近十局已结束的对局，▶️ 以动画回放，📋（或 /export）给出可粘贴到别处的棋谱",
 	},
 }
-
-func init() { maps.Copy(catalog, historyCatalog) }
 
 // HistoryResult returns how game v ended for the player userID, in
 // language l.
