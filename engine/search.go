@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // maxPly bounds the depth of any search line, extensions included.
 const maxPly = 128
 
@@ -22,7 +24,8 @@ type searcher struct {
 	nodes      int64
 	stopped    bool
 	bufs       [maxPly][]move
-	vcfBufs    [maxPly][]move // vcf's own lists, so that it never overwrites a caller's
+	vcfBufs    [maxPly][]move          // vcf's own lists, so that it never overwrites a caller's
+	atkBufs    [maxPly][atkNone][]move // vctn's attacking moves by kind
 	killers    [maxPly][2]int32
 	history    []int32
 	threatMove [maxPly]int32
@@ -90,7 +93,7 @@ func (s *searcher) best() (int, int32) {
 	if th.myFours > 0 && s.vcf(vcfRoot, 0) {
 		return int(s.threatMove[0]), winScore - 5
 	}
-	if !s.stopped && th.myThreats > 0 && s.vct(vctRoot, 0) {
+	if !s.stopped && th.myThreats > 0 && s.rootVCT() {
 		return int(s.threatMove[0]), winScore - 7
 	}
 	ms, _ := p.scan(s.buf(0))
@@ -108,7 +111,15 @@ func (s *searcher) best() (int, int32) {
 		ms = ms[:rootWidth]
 	}
 	root := append([]move(nil), ms...)
+	// On open boards the narrow threat search guards the root: moves
+	// after which the opponent wins by it are left out (see vctn.go).
+	guard := !s.small && !p.renju
+	if guard {
+		root = s.dropRefuted(root)
+	}
 	bestCell, bestScore := int(root[0].cell), int32(0)
+	checked := map[int]bool{}
+	var dropped []move
 	full := s.lim
 	if s.small {
 		s.lim = full.share()
@@ -119,6 +130,27 @@ func (s *searcher) best() (int, int32) {
 			break
 		}
 		cell, score, done := s.rootIteration(root, depth)
+		if done && score < -winBound && len(dropped) > 0 {
+			// Every move left loses: the dropped ones may hold out longer.
+			root, dropped, guard = append(root, dropped...), nil, false
+			depth--
+			continue
+		}
+		if guard && done && len(root) > 1 && score > -winBound && score < winBound && !checked[cell] {
+			// A new best move is checked more deeply; if the opponent wins
+			// after it, it is dropped and the depth searched again.
+			checked[cell] = true
+			if s.refuted(cell, guardBestPlies) {
+				i := slices.IndexFunc(root, func(m move) bool { return int(m.cell) == cell })
+				dropped = append(dropped, root[i])
+				root = slices.Delete(root, i, i+1)
+				if bestCell == cell {
+					bestCell = int(root[0].cell)
+				}
+				depth--
+				continue
+			}
+		}
 		if done {
 			s.depth = depth
 		}

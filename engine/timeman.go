@@ -17,6 +17,7 @@ type limits struct {
 	maxNodes int64     // 0: no node budget
 	soft     time.Time // zero with a node budget
 	hard     time.Time
+	think    time.Duration // the whole time budget, zero with a node budget
 }
 
 // checkEvery is how many nodes pass between two looks at the clock and
@@ -28,6 +29,7 @@ func newLimits(ctx context.Context, think time.Duration, maxNodes int64) limits 
 	l := limits{ctx: ctx, maxNodes: maxNodes}
 	if maxNodes <= 0 {
 		now := time.Now()
+		l.think = think
 		l.hard = now.Add(think)
 		l.soft = now.Add(think * 2 / 5)
 	}
@@ -66,6 +68,22 @@ func (l limits) share() limits {
 		now := time.Now()
 		l.hard = l.soft
 		l.soft = now.Add(l.soft.Sub(now) / 2)
+	}
+	return l
+}
+
+// part returns the limits of a side search that may spend at most num/den
+// of the whole budget from now on (after nodes nodes), and never more than
+// l allows.
+func (l limits) part(nodes int64, num, den int) limits {
+	if l.maxNodes > 0 {
+		l.maxNodes = min(l.maxNodes, nodes+max(l.maxNodes*int64(num)/int64(den), 1))
+		return l
+	}
+	if !l.hard.IsZero() {
+		if end := time.Now().Add(l.think * time.Duration(num) / time.Duration(den)); end.Before(l.hard) {
+			l.hard = end
+		}
 	}
 	return l
 }
