@@ -4,11 +4,14 @@
 package etcdtest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,6 +35,32 @@ type Cluster struct {
 // the cluster stops when the test ends.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
+	// A port found free can be taken before etcd binds it (by another
+	// test process): start again on other ports.
+	for attempt := 1; ; attempt++ {
+		c, err := start(t, n)
+		if err == nil {
+			return c
+		}
+		if attempt == startAttempts || !inUse(err) {
+			t.Fatal(err)
+		}
+		t.Logf("etcdtest: %v; starting again on other ports", err)
+	}
+}
+
+// inUse reports whether err is a failure to bind a port someone else
+// holds.
+func inUse(err error) bool {
+	return errors.Is(err, syscall.EADDRINUSE) || strings.Contains(err.Error(), "address already in use")
+}
+
+// startAttempts is how many times Start tries to start a cluster.
+const startAttempts = 5
+
+// start starts a cluster of n members and waits for its leader; it
+// returns an error only when a member could not start.
+func start(t testing.TB, n int) (*Cluster, error) {
 	c := &Cluster{t: t}
 	peers := make([]string, n)
 	var initial []string
@@ -69,12 +98,13 @@ func Start(t testing.TB, n int) *Cluster {
 		}()
 	}
 	wg.Wait()
-	t.Cleanup(c.close)
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("etcdtest: start member %d: %v", i, err)
+			c.close()
+			return nil, fmt.Errorf("etcdtest: start member %d: %w", i, err)
 		}
 	}
+	t.Cleanup(c.close)
 	for i, m := range c.members {
 		select {
 		case <-m.Server.ReadyNotify():
@@ -83,17 +113,39 @@ func Start(t testing.TB, n int) *Cluster {
 		}
 	}
 	c.WaitLeader()
-	return c
+	return c, nil
 }
+
+// Ports are taken below the kernel's range of ephemeral ports (32768 and
+// up on Linux), where outgoing connections of other tests take theirs,
+// each process from its own place in [portBase, portBase+portSpan).
+const (
+	portBase = 20000
+	portSpan = 12000
+)
+
+var (
+	portMu   sync.Mutex
+	nextPort = os.Getpid() * 7919 % portSpan
+)
 
 // freeAddr returns a loopback address no one listens on now.
 func freeAddr(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	portMu.Lock()
+	defer portMu.Unlock()
+	for range portSpan {
+		port := portBase + nextPort
+		nextPort = (nextPort + 1) % portSpan
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			continue
+		}
+		addr := l.Addr().String()
+		l.Close()
+		return addr
 	}
-	defer l.Close()
-	return l.Addr().String()
+	t.Fatal("etcdtest: no free loopback port")
+	return ""
 }
 
 func (c *Cluster) close() {
