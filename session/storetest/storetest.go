@@ -249,39 +249,47 @@ func testViewReadOnly(t *testing.T, a, _ kv.Store) {
 	}
 }
 
+// concurrently runs f for workers workers at once, each given its
+// number and one of the two handles in turn, and waits for them all.
+func concurrently(a, b kv.Store, workers int, f func(w int, st kv.Store)) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		st := a
+		if w%2 == 1 {
+			st = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, st)
+		}()
+	}
+	wg.Wait()
+}
+
 // testCounters increments counters from many goroutines on both handles:
 // no increment may be lost to a concurrent one.
 func testCounters(t *testing.T, a, b kv.Store) {
 	const workers, each, keys = 8, 15, 2
-	var wg sync.WaitGroup
 	var runs atomic.Int64
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := a
-			if w%2 == 1 {
-				st = b
-			}
-			for i := range each {
-				key := []byte(strconv.Itoa((w + i) % keys))
-				err := st.Update(context.Background(), func(tx kv.Tx) error {
-					runs.Add(1)
-					v, err := tx.Get(bucketA, key)
-					if err != nil {
-						return err
-					}
-					n, _ := strconv.Atoi(string(v))
-					return tx.Put(bucketA, key, []byte(strconv.Itoa(n+1)))
-				})
+	concurrently(a, b, workers, func(w int, st kv.Store) {
+		for i := range each {
+			key := []byte(strconv.Itoa((w + i) % keys))
+			err := st.Update(context.Background(), func(tx kv.Tx) error {
+				runs.Add(1)
+				v, err := tx.Get(bucketA, key)
 				if err != nil {
-					t.Error(err)
-					return
+					return err
 				}
+				n, _ := strconv.Atoi(string(v))
+				return tx.Put(bucketA, key, []byte(strconv.Itoa(n+1)))
+			})
+			if err != nil {
+				t.Error(err)
+				return
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	total := 0
 	for k := range keys {
 		n, _ := strconv.Atoi(string(get(t, a, bucketA, strconv.Itoa(k))))
@@ -297,31 +305,21 @@ func testCounters(t *testing.T, a, b kv.Store) {
 // insert into the range it read, else the bucket overfills.
 func testPhantoms(t *testing.T, a, b kv.Store) {
 	const workers, limit = 12, 5
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := a
-			if w%2 == 1 {
-				st = b
+	concurrently(a, b, workers, func(w int, st kv.Store) {
+		err := st.Update(context.Background(), func(tx kv.Tx) error {
+			n := 0
+			if err := tx.Scan(bucketA, nil, nil, func(_, _ []byte) bool { n++; return true }); err != nil {
+				return err
 			}
-			err := st.Update(context.Background(), func(tx kv.Tx) error {
-				n := 0
-				if err := tx.Scan(bucketA, nil, nil, func(_, _ []byte) bool { n++; return true }); err != nil {
-					return err
-				}
-				if n >= limit {
-					return nil
-				}
-				return tx.Put(bucketA, []byte(strconv.Itoa(w)), nil)
-			})
-			if err != nil {
-				t.Error(err)
+			if n >= limit {
+				return nil
 			}
-		}()
-	}
-	wg.Wait()
+			return tx.Put(bucketA, []byte(strconv.Itoa(w)), nil)
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
 	var n int
 	a.View(context.Background(), func(tx kv.Tx) error {
 		var err error
@@ -334,36 +332,27 @@ func testPhantoms(t *testing.T, a, b kv.Store) {
 	// And deletes: writers each delete one key if the bucket still has
 	// more than two; exactly limit-2 deletions may happen.
 	var deleted atomic.Int64
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := a
-			if w%2 == 1 {
-				st = b
+	concurrently(a, b, workers, func(w int, st kv.Store) {
+		var did bool
+		err := st.Update(context.Background(), func(tx kv.Tx) error {
+			did = false
+			var keys [][]byte
+			if err := tx.Scan(bucketA, nil, nil, func(k, _ []byte) bool { keys = append(keys, bytes.Clone(k)); return true }); err != nil {
+				return err
 			}
-			var did bool
-			err := st.Update(context.Background(), func(tx kv.Tx) error {
-				did = false
-				var keys [][]byte
-				if err := tx.Scan(bucketA, nil, nil, func(k, _ []byte) bool { keys = append(keys, bytes.Clone(k)); return true }); err != nil {
-					return err
-				}
-				if len(keys) <= 2 {
-					return nil
-				}
-				did = true
-				return tx.Delete(bucketA, keys[w%len(keys)])
-			})
-			if err != nil {
-				t.Error(err)
+			if len(keys) <= 2 {
+				return nil
 			}
-			if did {
-				deleted.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
+			did = true
+			return tx.Delete(bucketA, keys[w%len(keys)])
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		if did {
+			deleted.Add(1)
+		}
+	})
 	if deleted.Load() != limit-2 {
 		t.Errorf("%d deletions committed, want %d", deleted.Load(), limit-2)
 	}
@@ -373,36 +362,26 @@ func testSequence(t *testing.T, a, b kv.Store) {
 	const workers, each = 6, 5
 	var mu sync.Mutex
 	seen := map[uint64]bool{}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := a
-			if w%2 == 1 {
-				st = b
+	concurrently(a, b, workers, func(w int, st kv.Store) {
+		for range each {
+			var n uint64
+			err := st.Update(context.Background(), func(tx kv.Tx) error {
+				var err error
+				n, err = tx.NextSequence(bucketA)
+				return err
+			})
+			if err != nil {
+				t.Error(err)
+				return
 			}
-			for range each {
-				var n uint64
-				err := st.Update(context.Background(), func(tx kv.Tx) error {
-					var err error
-					n, err = tx.NextSequence(bucketA)
-					return err
-				})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				if seen[n] || n == 0 {
-					t.Errorf("sequence gave %d twice or zero", n)
-				}
-				seen[n] = true
-				mu.Unlock()
+			mu.Lock()
+			if seen[n] || n == 0 {
+				t.Errorf("sequence gave %d twice or zero", n)
 			}
-		}()
-	}
-	wg.Wait()
+			seen[n] = true
+			mu.Unlock()
+		}
+	})
 }
 
 // testGames plays games against the AI through two Services, one on each
