@@ -211,11 +211,11 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 // pinnedSearch is the signature of TestFixedNodeSearchIsPinned (changed by
 // the fix that keeps a failed VCF off the caller's move list, then by
 // evalOwn, then by the VCF at leaves, then moved to the third middle game
-// with the narrow threat search).
+// with the narrow threat search, then by late-move reductions).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{4, 6}, 69493}
+}{Point{4, 6}, 61787}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.
@@ -296,4 +296,30 @@ func benchBoards(t *testing.T) []*Board {
 		bs = append(bs, mustPlay(t, gomoku, moves...))
 	}
 	return bs
+}
+
+// TestLateMoveReductionsDeepen checks that reducing late moves lets a
+// search of the same node budget finish a deeper iteration on the third
+// middle game (the first two are won by threats before any iteration),
+// though it searches more moves at each node, without choosing a move it
+// sees losing.
+func TestLateMoveReductionsDeepen(t *testing.T) {
+	b := mustPlay(t, gomoku, midgame15[2]...)
+	run := func(lmr bool) (int, int32) {
+		p := newPos(b)
+		tt := getTT(4 << 20)
+		defer putTT(tt)
+		s := newSearcher(p, tt, newLimits(context.Background(), 0, 200_000))
+		s.lmr = lmr
+		_, score := s.best()
+		return s.depth, score
+	}
+	dOn, sOn := run(true)
+	dOff, _ := run(false)
+	if dOn <= dOff {
+		t.Errorf("depth %d with reductions, %d without", dOn, dOff)
+	}
+	if sOn < -winBound {
+		t.Errorf("the reduced search sees its move lose (%d)", sOn)
+	}
 }
