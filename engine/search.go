@@ -47,7 +47,7 @@ type searcher struct {
 	nextCheck  int64
 	root       uint8 // the side to move at the root
 	small      bool  // the board is small: see rootOwn
-	lmr        bool  // late moves are reduced: see lmrFrom
+	lmr        bool  // late moves are reduced and inner nodes wider: see lmrFrom
 }
 
 // newSearcher prepares a search of p with table tt.
