@@ -79,6 +79,59 @@ func (p *pos) scan(buf []move) ([]move, threats) {
 	return buf, th
 }
 
+// scanFours is scan for the threat-space search by fours: it appends only
+// the cells where the side to move makes a four or better, with the same
+// ordering values, and fills in of threats the fives, the fours and the
+// unstoppable fours of the side to move and the fives of the opponent.
+func (p *pos) scanFours(buf []move) ([]move, threats) {
+	me, op := p.side, 3-p.side
+	renjuMe := p.renju && me == cBlack
+	th := threats{myFive: -1, oppFive: -1, myFlex: -1}
+	if len(p.stack) == 0 {
+		return buf, th
+	}
+	x0, x1 := max(p.box[0], p.k), min(p.box[2], p.k+p.w-1)
+	y0, y1 := max(p.box[1], p.k), min(p.box[3], p.k+p.h-1)
+	for y := y0; y <= y1; y++ {
+		for i := y*p.stride + x0; i <= y*p.stride+x1; i++ {
+			if p.near[i] == 0 || p.cells[i] != cEmpty {
+				continue
+			}
+			ml := combos[p.combo[me-1][i]].level
+			ol := combos[p.combo[op-1][i]].level
+			if ml < tFour && ol != tFive {
+				continue
+			}
+			c := int32(i)
+			foul := renjuMe && p.forbidden(i)
+			if ol == tFive {
+				th.oppFive = c
+				th.oppFives++
+				th.oppFiveFoul = th.oppFiveFoul || foul
+			}
+			if foul || ml < tFour {
+				continue
+			}
+			switch ml {
+			case tFive:
+				th.myFive = c
+			case tFlex:
+				th.myFlex = c
+			}
+			th.myFours++
+			buf = append(buf, move{c, combos[p.combo[me-1][i]].value + combos[p.combo[op-1][i]].value*7/8})
+		}
+	}
+	return buf, th
+}
+
+// makesFour reports whether the side to move makes a four or better at the
+// empty cell i.
+func (p *pos) makesFour(i int) bool {
+	l, _ := p.level(i, p.side)
+	return l >= tFour
+}
+
 // defences keeps from ms the moves that answer an opponent's open three or
 // four-to-be: the side to move's own fours and the cells where the
 // opponent would make a four or better.

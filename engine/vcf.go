@@ -17,7 +17,11 @@ func (s *searcher) vcf(depth, ply int) bool {
 	}
 	p := s.p
 	me := p.side
-	ms, th := p.scan(s.vcfBuf(ply))
+	slot := &s.vcfMemo[p.hash&(vcfMemoSize-1)]
+	if slot.key == p.hash && int(slot.depth) >= depth {
+		return false
+	}
+	fours, th := p.scanFours(s.vcfBuf(ply))
 	switch {
 	case th.myFive >= 0:
 		s.threatMove[ply] = th.myFive
@@ -30,23 +34,13 @@ func (s *searcher) vcf(depth, ply int) bool {
 		if l, _ := p.level(int(th.oppFive), me); l < tFour {
 			return false
 		}
-		ms = append(ms[:0], move{th.oppFive, 0})
+		fours = append(fours[:0], move{th.oppFive, 0})
 	case th.myFlex >= 0:
 		s.threatMove[ply] = th.myFlex
 		return true
 	}
 	if depth <= 0 || th.myFours == 0 && th.oppFive < 0 {
 		return false
-	}
-	slot := &s.vcfMemo[p.hash&(vcfMemoSize-1)]
-	if slot.key == p.hash && int(slot.depth) >= depth {
-		return false
-	}
-	fours := ms[:0]
-	for _, m := range ms {
-		if l, _ := p.level(int(m.cell), me); l >= tFour {
-			fours = append(fours, m)
-		}
 	}
 	sortMoves(fours)
 	for _, m := range fours {
