@@ -18,8 +18,6 @@ type threats struct {
 	oppFlex     bool  // the opponent has such a cell
 	myFours     int   // cells where the side to move makes a four
 	myThreats   int   // cells where the side to move makes a four or an open three
-	myDouble    bool  // the side to move can make a four-three or a double three
-	oppDouble   bool  // so can the opponent
 }
 
 // scan appends every empty cell within two of a stone to buf with its
