@@ -20,6 +20,17 @@ type threats struct {
 	myThreats   int   // cells where the side to move makes a four or an open three
 }
 
+// noThreats returns the threats of a scan that has seen none yet.
+func noThreats() threats {
+	return threats{myFive: -1, oppFive: -1, myFlex: -1}
+}
+
+// scanBox returns the first and last column and row of the cells the scans
+// look at: those within two of a stone, on the board.
+func (p *pos) scanBox() (x0, x1, y0, y1 int) {
+	return max(p.box[0], p.k), min(p.box[2], p.k+p.w-1), max(p.box[1], p.k), min(p.box[3], p.k+p.h-1)
+}
+
 // scan appends every empty cell within two of a stone to buf with its
 // ordering value (attack plus defence) and reports the threats it saw. On
 // an empty board it offers the centre. Under renju it leaves out Black's
@@ -28,12 +39,11 @@ type threats struct {
 func (p *pos) scan(buf []move) ([]move, threats) {
 	me, op := p.side, 3-p.side
 	renjuMe, renjuOp := p.renju && me == cBlack, p.renju && op == cBlack
-	th := threats{myFive: -1, oppFive: -1, myFlex: -1}
+	th := noThreats()
 	if len(p.stack) == 0 {
 		return append(buf, move{int32(p.index(p.w/2, p.h/2)), 0}), th
 	}
-	x0, x1 := max(p.box[0], p.k), min(p.box[2], p.k+p.w-1)
-	y0, y1 := max(p.box[1], p.k), min(p.box[3], p.k+p.h-1)
+	x0, x1, y0, y1 := p.scanBox()
 	for y := y0; y <= y1; y++ {
 		for i := y*p.stride + x0; i <= y*p.stride+x1; i++ {
 			if p.near[i] == 0 || p.cells[i] != cEmpty {
@@ -84,12 +94,11 @@ func (p *pos) scan(buf []move) ([]move, threats) {
 func (p *pos) scanFours(buf []move) ([]move, threats) {
 	me, op := p.side, 3-p.side
 	renjuMe := p.renju && me == cBlack
-	th := threats{myFive: -1, oppFive: -1, myFlex: -1}
+	th := noThreats()
 	if len(p.stack) == 0 {
 		return buf, th
 	}
-	x0, x1 := max(p.box[0], p.k), min(p.box[2], p.k+p.w-1)
-	y0, y1 := max(p.box[1], p.k), min(p.box[3], p.k+p.h-1)
+	x0, x1, y0, y1 := p.scanBox()
 	for y := y0; y <= y1; y++ {
 		for i := y*p.stride + x0; i <= y*p.stride+x1; i++ {
 			if p.near[i] == 0 || p.cells[i] != cEmpty {
