@@ -72,15 +72,11 @@ const evalOwn = 30
 
 // evaluate returns the static value of the position for the side to move,
 // given what the scan saw. It is the opponent's line potential, negated,
-// less a penalty when the opponent has an open three. (Bonuses for double
-// threats, a four-three or two threes that either side could make, were
-// declared here from the start but never switched on; switched on, they
-// scored 50.7% over 200 self-play games at 500 ms a move, so they are
-// gone.) The side to move's own potential is
-// left out here: on small boards weighing it made hard drift into drawn
-// positions more often (on 7×7 five in a row, 92% against medium when
-// weighed 6:5, 98% when left out, over 60 games each, at a 20k-node
-// budget), so there the search adds back the potential of the side to
+// less a penalty when the opponent has an open three. The side to move's
+// own potential is left out here: on small boards weighing it made hard
+// drift into drawn positions more often (on 7×7 five in a row, 92% against
+// medium when weighed 6:5, 98% when left out, over 60 games each, at a
+// 20k-node budget), so there the search adds back the potential of the side to
 // move at the root only (see searcher.own). On open boards the search adds
 // the side to move's own potential, weighed evalOwn.
 func (p *pos) evaluate(th threats) int32 {

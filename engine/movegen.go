@@ -104,8 +104,8 @@ func (p *pos) scanFours(buf []move) ([]move, threats) {
 			if p.near[i] == 0 || p.cells[i] != cEmpty {
 				continue
 			}
-			ml := combos[p.combo[me-1][i]].level
-			ol := combos[p.combo[op-1][i]].level
+			ml, mv := p.level(i, me)
+			ol, ov := p.level(i, op)
 			if ml < tFour && ol != tFive {
 				continue
 			}
@@ -126,17 +126,10 @@ func (p *pos) scanFours(buf []move) ([]move, threats) {
 				th.myFlex = c
 			}
 			th.myFours++
-			buf = append(buf, move{c, combos[p.combo[me-1][i]].value + combos[p.combo[op-1][i]].value*7/8})
+			buf = append(buf, move{c, mv + ov*7/8})
 		}
 	}
 	return buf, th
-}
-
-// makesFour reports whether the side to move makes a four or better at the
-// empty cell i.
-func (p *pos) makesFour(i int) bool {
-	l, _ := p.level(i, p.side)
-	return l >= tFour
 }
 
 // defences keeps from ms the moves that answer an opponent's open three or

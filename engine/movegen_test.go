@@ -32,7 +32,7 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 					fours, fth := p.scanFours(nil)
 					var want []move
 					for _, m := range ms {
-						if p.makesFour(int(m.cell)) {
+						if l, _ := p.level(int(m.cell), p.side); l >= tFour {
 							want = append(want, m)
 						}
 					}

@@ -45,10 +45,9 @@ type searcher struct {
 	vcfMemo    []vcfSlot
 	depth      int // deepest iteration finished
 	nextCheck  int64
-	root       uint8        // the side to move at the root
-	small      bool         // the board is small: see rootOwn
-	afterFour  [maxPly]bool // the move into each ply made a four (a hint: see search)
-	lmr        bool         // late moves are reduced and inner nodes wider: see lmrFrom
+	root       uint8 // the side to move at the root
+	small      bool  // the board is small: see rootOwn
+	lmr        bool  // late moves are reduced and inner nodes wider: see lmrFrom
 }
 
 // newSearcher prepares a search of p with table tt.
@@ -205,7 +204,6 @@ func (s *searcher) rootIteration(root []move, depth int) (int, int32, bool) {
 	alpha, beta := int32(-infinity), int32(infinity)
 	best := -1
 	for i, m := range root {
-		s.afterFour[1] = s.p.makesFour(int(m.cell))
 		s.play(int(m.cell))
 		var score int32
 		if i == 0 {
@@ -235,23 +233,14 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 		return 0
 	}
 	p := s.p
-	var ms []move
-	var th threats
-	if s.afterFour[ply] {
-		// The move here made a four: if it stands, the only reply is the
-		// block, and the cheaper scan for fives is enough.
-		ms, th = p.scanFours(s.buf(ply))
-	}
-	if !s.afterFour[ply] || th.oppFive < 0 {
-		ms, th = p.scan(s.buf(ply))
-	}
+	ms, th := p.scan(s.buf(ply))
 	s.bufs[ply] = ms
 	switch {
 	case th.myFive >= 0:
 		return winScore - int32(ply)
 	case th.oppFives >= 2 || th.oppFiveFoul:
 		return -(winScore - int32(ply) - 1)
-	case len(ms) == 0 && th.oppFive < 0:
+	case len(ms) == 0:
 		return 0
 	}
 	forced := th.oppFive >= 0
@@ -322,7 +311,6 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 		if forced {
 			d = depth
 		}
-		s.afterFour[ply+1] = p.makesFour(int(m.cell))
 		s.play(int(m.cell))
 		var score int32
 		if i == 0 {
@@ -425,7 +413,6 @@ func (s *searcher) trap(root []move, best int, bestScore int32) int {
 	t := bestScore - trapMargin
 	choice, most := best, 0
 	for i, c := range cands {
-		s.afterFour[1] = p.makesFour(c)
 		s.play(c)
 		safe := true
 		if i > 0 {
