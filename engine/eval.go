@@ -49,6 +49,34 @@ var combos = func() []combo {
 	return cs
 }()
 
+// Four classes of a cell for one side, as pos.fours counts them: what a
+// stone there makes at best.
+const (
+	fNone = iota // less than a four
+	fFour        // a four (tFour, tFour3)
+	fFlex        // an unstoppable four (tFlex)
+	fFive        // a winning line (tFive)
+	numFourClasses
+)
+
+// comboFours is the four class of each combo index. A cell's class
+// depends only on its patterns of four or better, so it changes only when
+// one of those does.
+var comboFours = func() []uint8 {
+	fs := make([]uint8, len(combos))
+	for i, c := range combos {
+		switch c.level {
+		case tFour, tFour3:
+			fs[i] = fFour
+		case tFlex:
+			fs[i] = fFlex
+		case tFive:
+			fs[i] = fFive
+		}
+	}
+	return fs
+}()
+
 // levelBonus adds to a cell's ordering value for its threat level.
 var levelBonus = [...]int32{tNone: 0, tThree: 200, tDouble3: 2000, tFour: 300, tFour3: 5000, tFlex: 20000, tFive: 100000}
 

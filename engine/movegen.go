@@ -98,9 +98,13 @@ func (p *pos) scanFours(buf []move) ([]move, threats) {
 	if len(p.stack) == 0 {
 		return buf, th
 	}
+	// The counts of cells by four class (fouls included) say how many
+	// cells the scan is looking for; it stops at the last.
+	mf, of := &p.fours[me-1], &p.fours[op-1]
+	left := mf[fFour] + mf[fFlex] + mf[fFive] + of[fFive]
 	x0, x1, y0, y1 := p.scanBox()
-	for y := y0; y <= y1; y++ {
-		for i := y*p.stride + x0; i <= y*p.stride+x1; i++ {
+	for y := y0; y <= y1 && left != 0; y++ {
+		for i := y*p.stride + x0; i <= y*p.stride+x1 && left != 0; i++ {
 			if p.near[i] == 0 || p.cells[i] != cEmpty {
 				continue
 			}
@@ -108,6 +112,12 @@ func (p *pos) scanFours(buf []move) ([]move, threats) {
 			ol, ov := p.level(i, op)
 			if ml < tFour && ol != tFive {
 				continue
+			}
+			if ml >= tFour {
+				left--
+			}
+			if ol == tFive {
+				left--
 			}
 			c := int32(i)
 			foul := renjuMe && p.forbidden(i)

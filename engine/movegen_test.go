@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -58,5 +59,145 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 				t.Fatalf("only %d of %d positions had a four to make: the games do not test it", withFours, positions)
 			}
 		})
+	}
+}
+
+// TestLevelCountsAgreeWithScan plays seeded random games, taking moves
+// back at random as the search does, and checks that the incremental counts
+// of cells by four class match a recount, that the threats a leaf reads
+// from them match the scan's, that a leaf read from them has the value
+// the scan gives it, and that no position where the counts rule out a VCF
+// has one (except under renju, where the search scans).
+func TestLevelCountsAgreeWithScan(t *testing.T) {
+	rules := map[string]Rules{
+		"freestyle": {Width: 15, Height: 15, K: 5},
+		"exact":     {Width: 15, Height: 15, K: 5, Exact: true},
+		"renju":     {Width: 15, Height: 15, K: 5, Renju: true},
+		"small":     {Width: 7, Height: 7, K: 4},
+		"k6":        {Width: 12, Height: 12, K: 6},
+	}
+	for name, r := range rules {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(23, uint64(len(name))))
+			positions, withFours := 0, 0
+			for game := range 24 {
+				b, err := NewBoard(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := newPos(b)
+				for ply := 0; ply < r.Width*r.Height; ply++ {
+					var recount [2][numFourClasses]int32
+					for _, i := range p.onBoard {
+						if p.cells[i] == cEmpty {
+							for s := range 2 {
+								recount[s][comboFours[p.combo[s][i]]]++
+							}
+						}
+					}
+					if recount != p.fours {
+						t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.fours, recount)
+					}
+					ms, th := p.scan(nil)
+					me, op := p.fours[p.side-1], p.fours[2-p.side]
+					if !r.Renju {
+						got := [6]int32{b2i(me[fFive] > 0), op[fFive], b2i(me[fFlex] > 0), b2i(op[fFlex] > 0), me[fFour] + me[fFlex] + me[fFive]}
+						want := [6]int32{b2i(th.myFive >= 0), int32(th.oppFives), b2i(th.myFlex >= 0), b2i(th.oppFlex), int32(th.myFours)}
+						if got != want {
+							t.Fatalf("game %d ply %d: from the counts %v, from the scan %v", game, ply, got, want)
+						}
+					}
+					for depth := range 4 {
+						s := newSearcher(p, nil, newLimits(context.Background(), 0, 1<<30))
+						s.counts = false
+						if p.noVCF(depth) && s.vcf(depth, 0) {
+							t.Fatalf("game %d ply %d: noVCF(%d) but a VCF exists", game, ply, depth)
+						}
+					}
+					for _, window := range [][2]int32{{-infinity, infinity}, {-100, 100}, {0, 1}} {
+						scan := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+						scan.counts = false
+						want := scan.search(0, 1, window[0], window[1])
+						counts := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+						counts.counts = true
+						if got := counts.search(0, 1, window[0], window[1]); got != want {
+							t.Fatalf("game %d ply %d: a leaf in %v is %d from the counts, %d from the scan", game, ply, window, got, want)
+						}
+					}
+					positions++
+					if th.myFours > 0 {
+						withFours++
+					}
+					if len(ms) == 0 || th.myFive >= 0 {
+						break
+					}
+					if rng.IntN(3) == 0 {
+						// A move taken back restores the counts.
+						before := p.fours
+						p.play(int(ms[rng.IntN(len(ms))].cell))
+						p.undo()
+						if p.fours != before {
+							t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.fours, before)
+						}
+					}
+					sortMoves(ms)
+					p.play(int(ms[rng.IntN(min(len(ms), 4))].cell))
+				}
+			}
+			t.Logf("%d positions, %d with a four to make", positions, withFours)
+			if withFours < positions/20 {
+				t.Fatalf("only %d of %d positions had a four to make: the games do not test it", withFours, positions)
+			}
+		})
+	}
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestLeafCountsRenjuDoubleFour checks a leaf where Black's only
+// unstoppable four is a double-four foul: the counts see a cell that wins,
+// the search must not; and with White to move, no threat to answer.
+func TestLeafCountsRenjuDoubleFour(t *testing.T) {
+	r := Rules{Width: 15, Height: 15, K: 5, Renju: true}
+	black := []Point{{4, 7}, {5, 7}, {6, 7}, {7, 4}, {7, 5}, {7, 6}}
+	white := []Point{{3, 7}, {7, 3}, {0, 14}, {2, 14}, {14, 0}, {14, 2}}
+	b, err := Setup(r, black, white)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := b.Foul(Point{7, 7}); f != DoubleFour {
+		t.Fatalf("7,7 is %v for Black, want a double four", f)
+	}
+	p := newPos(b)
+	if p.fours[cBlack-1][fFlex] == 0 {
+		t.Fatal("the counts do not see the double four: the position does not test the leaf")
+	}
+	for _, counts := range []bool{false, true} {
+		s := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+		s.counts = counts
+		if v := s.search(0, 1, -infinity, infinity); v > winBound {
+			t.Errorf("counts %v: the leaf scores %d, a win through a foul", counts, v)
+		}
+	}
+	// With White to move, the foul is no threat White must answer.
+	b, err = Setup(r, black, white[:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = newPos(b)
+	var v [2]int32
+	for i, counts := range []bool{false, true} {
+		s := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+		s.counts = counts
+		v[i] = s.search(0, 1, -infinity, infinity)
+	}
+	if v[0] != v[1] {
+		t.Errorf("White to move: the leaf scores %d from the counts, %d from the scan", v[1], v[0])
 	}
 }

@@ -5,8 +5,8 @@ package engine
 // key of the 2K cells around it and the pattern it gives. Placing or
 // removing a stone updates the keys and patterns of the cells within K of
 // it on its four lines, the running pattern scores of both sides, the
-// Zobrist hash and the count of stones near each cell. A pos is owned by one
-// search.
+// counts of empty cells by four class, the Zobrist hash and the count of
+// stones near each cell. A pos is owned by one search.
 type pos struct {
 	w, h, k    int
 	exact      bool
@@ -25,11 +25,12 @@ type pos struct {
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
 	stack      []int32
-	boxes      [][4]int    // box before each stone of stack
-	box        [4]int      // array columns and rows x0, y0, x1, y1 within two of a stone
-	combo      [2][]uint16 // [side-1][cell]: the four patterns in base numPats
-	pw         []uint64    // [off+K]: place value of the cell at offset off
-	onBoard    []int32     // the board's cells, row by row
+	boxes      [][4]int                 // box before each stone of stack
+	box        [4]int                   // array columns and rows x0, y0, x1, y1 within two of a stone
+	combo      [2][]uint16              // [side-1][cell]: the four patterns in base numPats
+	fours      [2][numFourClasses]int32 // [side-1][class]: the empty cells of each four class
+	pw         []uint64                 // [off+K]: place value of the cell at offset off
+	onBoard    []int32                  // the board's cells, row by row
 	nearDeltas []int
 }
 
@@ -122,6 +123,7 @@ func newPos(b *Board) *pos {
 				p.score[s] += patWeight[pt]
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
+			p.fours[s][comboFours[p.combo[s][i]]]++
 		}
 	}
 	p.pw = make([]uint64, 2*k+1)
@@ -181,6 +183,7 @@ func (p *pos) play(i int) {
 		for d := range 4 {
 			p.score[si] -= patWeight[p.pat[si][i][d]]
 		}
+		p.fours[si][comboFours[p.combo[si][i]]]--
 	}
 	p.update(i, s, true)
 	for _, dl := range p.nearDeltas {
@@ -203,6 +206,7 @@ func (p *pos) undo() {
 		for d := range 4 {
 			p.score[si] += patWeight[p.pat[si][i][d]]
 		}
+		p.fours[si][comboFours[p.combo[si][i]]]++
 	}
 	for _, dl := range p.nearDeltas {
 		p.near[i+dl]--
@@ -211,9 +215,10 @@ func (p *pos) undo() {
 }
 
 // update adds (add) or removes the stone of side s at i in the keys of the
-// cells within K on its lines, and refreshes their patterns, combo indexes
-// and the pattern scores. It walks out from i in each direction and stops
-// at the first wall, past which there is nothing on the board.
+// cells within K on its lines, and refreshes their patterns, combo
+// indexes, the pattern scores and the counts of cells by four class. It
+// walks out from i in each direction and stops at the first wall, past
+// which there is nothing on the board.
 func (p *pos) update(i int, s uint8, add bool) {
 	own, other := int(s-1), int(2-s)
 	dOwn, dOther := p.dense[own], p.dense[other]
@@ -249,12 +254,26 @@ func (p *pos) update(i int, s uint8, add bool) {
 				if old := pOwn[j][d]; old != a {
 					pOwn[j][d] = a
 					p.score[own] += patWeight[a] - patWeight[old]
-					p.combo[own][j] += (uint16(a) - uint16(old)) * cw
+					c := &p.combo[own][j]
+					if max(a, old) < patFour {
+						*c += (uint16(a) - uint16(old)) * cw
+					} else {
+						p.fours[own][comboFours[*c]]--
+						*c += (uint16(a) - uint16(old)) * cw
+						p.fours[own][comboFours[*c]]++
+					}
 				}
 				if old := pOther[j][d]; old != b {
 					pOther[j][d] = b
 					p.score[other] += patWeight[b] - patWeight[old]
-					p.combo[other][j] += (uint16(b) - uint16(old)) * cw
+					c := &p.combo[other][j]
+					if max(b, old) < patFour {
+						*c += (uint16(b) - uint16(old)) * cw
+					} else {
+						p.fours[other][comboFours[*c]]--
+						*c += (uint16(b) - uint16(old)) * cw
+						p.fours[other][comboFours[*c]]++
+					}
 				}
 			}
 		}
