@@ -222,10 +222,12 @@ func (p *pos) undo() {
 func (p *pos) update(i int, s uint8, add bool) {
 	own, other := int(s-1), int(2-s)
 	dOwn, dOther := p.dense[own], p.dense[other]
+	pOwn, pOther := p.pat[own], p.pat[other]
+	cOwn, cOther := p.combo[own], p.combo[other]
+	var sOwn, sOther int32 // changes of the pattern scores
 	for d := range 4 {
 		step := p.dir[d]
 		kOwn, kOther := p.key[own][d], p.key[other][d]
-		pOwn, pOther := p.pat[own], p.pat[other]
 		cw := comboWeight[d]
 		for _, sg := range [2]int{1, -1} {
 			for off := 1; off <= p.k; off++ {
@@ -235,13 +237,11 @@ func (p *pos) update(i int, s uint8, add bool) {
 					break
 				}
 				pw := p.pw[sg*off+p.k]
-				if add {
-					kOwn[j] += pw
-					kOther[j] += 2 * pw
-				} else {
-					kOwn[j] -= pw
-					kOther[j] -= 2 * pw
+				if !add {
+					pw = -pw // modular: subtracts
 				}
+				kOwn[j] += pw
+				kOther[j] += 2 * pw
 				if c != cEmpty {
 					continue
 				}
@@ -253,31 +253,31 @@ func (p *pos) update(i int, s uint8, add bool) {
 				}
 				if old := pOwn[j][d]; old != a {
 					pOwn[j][d] = a
-					p.score[own] += patWeight[a] - patWeight[old]
-					c := &p.combo[own][j]
+					sOwn += patWeight[a] - patWeight[old]
 					if max(a, old) < patFour {
-						*c += (uint16(a) - uint16(old)) * cw
+						cOwn[j] += (uint16(a) - uint16(old)) * cw
 					} else {
-						p.fours[own][comboFours[*c]]--
-						*c += (uint16(a) - uint16(old)) * cw
-						p.fours[own][comboFours[*c]]++
+						p.fours[own][comboFours[cOwn[j]]]--
+						cOwn[j] += (uint16(a) - uint16(old)) * cw
+						p.fours[own][comboFours[cOwn[j]]]++
 					}
 				}
 				if old := pOther[j][d]; old != b {
 					pOther[j][d] = b
-					p.score[other] += patWeight[b] - patWeight[old]
-					c := &p.combo[other][j]
+					sOther += patWeight[b] - patWeight[old]
 					if max(b, old) < patFour {
-						*c += (uint16(b) - uint16(old)) * cw
+						cOther[j] += (uint16(b) - uint16(old)) * cw
 					} else {
-						p.fours[other][comboFours[*c]]--
-						*c += (uint16(b) - uint16(old)) * cw
-						p.fours[other][comboFours[*c]]++
+						p.fours[other][comboFours[cOther[j]]]--
+						cOther[j] += (uint16(b) - uint16(old)) * cw
+						p.fours[other][comboFours[cOther[j]]]++
 					}
 				}
 			}
 		}
 	}
+	p.score[own] += sOwn
+	p.score[other] += sOther
 }
 
 // comboWeight is the place value of each direction's pattern in a combo
