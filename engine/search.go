@@ -48,17 +48,16 @@ type searcher struct {
 	root       uint8 // the side to move at the root
 	small      bool  // the board is small: see rootOwn
 	lmr        bool  // late moves are reduced and inner nodes wider: see lmrFrom
-	// counts: leaves and the search by fours read the threats from the
-	// counts of cells by four class (pos.fours) where that saves a scan
-	// (tests turn it off to compare with the scan).
+	// counts: leaves read their threats from the counts of cells by four
+	// class (pos.fours) where that saves a scan (tests turn it off to
+	// compare with the scan).
 	counts bool
 }
 
 // newSearcher prepares a search of p with table tt.
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
-	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard}
+	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
-	s.counts = true
 	for i := range s.killers {
 		s.killers[i] = [2]int32{-1, -1}
 	}
@@ -399,7 +398,7 @@ func (s *searcher) leaf(ply int, beta int32) (v int32, ok bool) {
 }
 
 // static returns the value of a leaf for the side to move, given what
-// the scan saw, before any threat search.
+// the scan or the counts saw, before any threat search.
 func (s *searcher) static(th threats) int32 {
 	v := s.p.evaluate(th)
 	if s.small {

@@ -21,9 +21,6 @@ func (s *searcher) vcf(depth, ply int) bool {
 	if slot.key == p.hash && int(slot.depth) >= depth {
 		return false
 	}
-	if s.counts && p.noVCF(depth) {
-		return false
-	}
 	fours, th := p.scanFours(s.vcfBuf(ply))
 	switch {
 	case th.myFive >= 0:
@@ -70,25 +67,6 @@ func (s *searcher) vcf(depth, ply int) bool {
 	}
 	*slot = vcfSlot{p.hash, int8(min(depth, 127))}
 	return false
-}
-
-// noVCF reports, from the counts of cells by four class alone, that the
-// side to move has no VCF of depth moves where the scan would find none
-// without searching: no four to make, or the opponent threatening two
-// fives, or one when no move is left. Under renju Black's fouls are
-// counted as fours, which only makes it say less.
-func (p *pos) noVCF(depth int) bool {
-	me, op := &p.fours[p.side-1], &p.fours[2-p.side]
-	if me[fFive] > 0 {
-		return false
-	}
-	switch op[fFive] {
-	case 0:
-		return me[fFlex] == 0 && (depth <= 0 || me[fFour] == 0)
-	case 1:
-		return depth <= 0
-	}
-	return true
 }
 
 // vcfSlot remembers that no VCF of depth or fewer moves exists at key.
