@@ -7,6 +7,40 @@ import (
 	"testing"
 )
 
+// randomGames plays games seeded random games under r, mostly strong
+// moves so that fours and fives occur, and calls visit at every position
+// with the scan's moves and threats. It fails the test when fewer than one
+// position in fourShare had a four to make for the side to move: such
+// games would not test fours.
+func randomGames(t *testing.T, r Rules, rng *rand.Rand, games, fourShare int, visit func(game, ply int, p *pos, ms []move, th threats)) {
+	t.Helper()
+	positions, withFours := 0, 0
+	for game := range games {
+		b, err := NewBoard(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPos(b)
+		for ply := 0; ply < r.Width*r.Height; ply++ {
+			ms, th := p.scan(nil)
+			visit(game, ply, p, ms, th)
+			positions++
+			if th.myFours > 0 {
+				withFours++
+			}
+			if len(ms) == 0 || th.myFive >= 0 {
+				break
+			}
+			sortMoves(ms)
+			p.play(int(ms[rng.IntN(min(len(ms), 4))].cell))
+		}
+	}
+	t.Logf("%d positions, %d with a four to make", positions, withFours)
+	if withFours < positions/fourShare {
+		t.Fatalf("only %d of %d positions had a four to make: the games do not test it", withFours, positions)
+	}
+}
+
 // TestScanFoursAgreesWithScan plays seeded random games under each gomoku
 // rule and checks at every position that scanFours reports what scan does
 // about fives and fours: the same four moves in the same order with the
@@ -21,43 +55,20 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 	for name, r := range rules {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(17, uint64(len(name))))
-			positions, withFours := 0, 0
-			for game := range 60 {
-				b, err := NewBoard(r)
-				if err != nil {
-					t.Fatal(err)
+			randomGames(t, r, rng, 60, 10, func(game, ply int, p *pos, ms []move, th threats) {
+				fours, fth := p.scanFours(nil)
+				var want []move
+				for _, m := range ms {
+					if l, _ := p.level(int(m.cell), p.side); l >= tFour {
+						want = append(want, m)
+					}
 				}
-				p := newPos(b)
-				for ply := 0; ply < r.Width*r.Height; ply++ {
-					ms, th := p.scan(nil)
-					fours, fth := p.scanFours(nil)
-					var want []move
-					for _, m := range ms {
-						if l, _ := p.level(int(m.cell), p.side); l >= tFour {
-							want = append(want, m)
-						}
-					}
-					got := threats{myFive: fth.myFive, oppFive: fth.oppFive, oppFives: fth.oppFives, oppFiveFoul: fth.oppFiveFoul, myFlex: fth.myFlex, myFours: fth.myFours}
-					all := threats{myFive: th.myFive, oppFive: th.oppFive, oppFives: th.oppFives, oppFiveFoul: th.oppFiveFoul, myFlex: th.myFlex, myFours: th.myFours}
-					if got != all || !slices.Equal(fours, want) {
-						t.Fatalf("game %d ply %d: scanFours %+v %v, scan %+v %v", game, ply, got, fours, all, want)
-					}
-					positions++
-					if len(want) > 0 {
-						withFours++
-					}
-					if len(ms) == 0 || th.myFive >= 0 {
-						break
-					}
-					// Mostly strong moves, so that fours and fives occur.
-					sortMoves(ms)
-					p.play(int(ms[rng.IntN(min(len(ms), 4))].cell))
+				got := threats{myFive: fth.myFive, oppFive: fth.oppFive, oppFives: fth.oppFives, oppFiveFoul: fth.oppFiveFoul, myFlex: fth.myFlex, myFours: fth.myFours}
+				all := threats{myFive: th.myFive, oppFive: th.oppFive, oppFives: th.oppFives, oppFiveFoul: th.oppFiveFoul, myFlex: th.myFlex, myFours: th.myFours}
+				if got != all || !slices.Equal(fours, want) {
+					t.Fatalf("game %d ply %d: scanFours %+v %v, scan %+v %v", game, ply, got, fours, all, want)
 				}
-			}
-			t.Logf("%d positions, %d with a four to make", positions, withFours)
-			if withFours < positions/10 {
-				t.Fatalf("only %d of %d positions had a four to make: the games do not test it", withFours, positions)
-			}
+			})
 		})
 	}
 }
@@ -79,68 +90,49 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 	for name, r := range rules {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, uint64(len(name))))
-			positions, withFours := 0, 0
-			for game := range 24 {
-				b, err := NewBoard(r)
-				if err != nil {
-					t.Fatal(err)
+			randomGames(t, r, rng, 24, 20, func(game, ply int, p *pos, ms []move, th threats) {
+				var recount [2][numFourClasses]int32
+				for _, i := range p.onBoard {
+					if p.cells[i] == cEmpty {
+						for s := range 2 {
+							recount[s][comboFours[p.combo[s][i]]]++
+						}
+					}
 				}
-				p := newPos(b)
-				for ply := 0; ply < r.Width*r.Height; ply++ {
-					var recount [2][numFourClasses]int32
-					for _, i := range p.onBoard {
-						if p.cells[i] == cEmpty {
-							for s := range 2 {
-								recount[s][comboFours[p.combo[s][i]]]++
-							}
-						}
-					}
-					if recount != p.fours {
-						t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.fours, recount)
-					}
-					ms, th := p.scan(nil)
-					me, op := p.fours[p.side-1], p.fours[2-p.side]
-					if !r.Renju {
-						got := [6]int32{b2i(me[fFive] > 0), op[fFive], b2i(me[fFlex] > 0), b2i(op[fFlex] > 0), me[fFour] + me[fFlex] + me[fFive]}
-						want := [6]int32{b2i(th.myFive >= 0), int32(th.oppFives), b2i(th.myFlex >= 0), b2i(th.oppFlex), int32(th.myFours)}
-						if got != want {
-							t.Fatalf("game %d ply %d: from the counts %v, from the scan %v", game, ply, got, want)
-						}
-					}
-					for _, window := range [][2]int32{{-infinity, infinity}, {-100, 100}, {0, 1}} {
-						scan := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
-						scan.counts = false
-						want := scan.search(0, 1, window[0], window[1])
-						counts := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
-						counts.counts = true
-						if got := counts.search(0, 1, window[0], window[1]); got != want {
-							t.Fatalf("game %d ply %d: a leaf in %v is %d from the counts, %d from the scan", game, ply, window, got, want)
-						}
-					}
-					positions++
-					if th.myFours > 0 {
-						withFours++
-					}
-					if len(ms) == 0 || th.myFive >= 0 {
-						break
-					}
-					if rng.IntN(3) == 0 {
-						// A move taken back restores the counts.
-						before := p.fours
-						p.play(int(ms[rng.IntN(len(ms))].cell))
-						p.undo()
-						if p.fours != before {
-							t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.fours, before)
-						}
-					}
-					sortMoves(ms)
-					p.play(int(ms[rng.IntN(min(len(ms), 4))].cell))
+				if recount != p.fours {
+					t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.fours, recount)
 				}
-			}
-			t.Logf("%d positions, %d with a four to make", positions, withFours)
-			if withFours < positions/20 {
-				t.Fatalf("only %d of %d positions had a four to make: the games do not test it", withFours, positions)
-			}
+				me, op := p.fours[p.side-1], p.fours[2-p.side]
+				if !r.Renju {
+					got := [5]int32{b2i(me[fFive] > 0), op[fFive], b2i(me[fFlex] > 0), b2i(op[fFlex] > 0), me[fFour] + me[fFlex] + me[fFive]}
+					want := [5]int32{b2i(th.myFive >= 0), int32(th.oppFives), b2i(th.myFlex >= 0), b2i(th.oppFlex), int32(th.myFours)}
+					if got != want {
+						t.Fatalf("game %d ply %d: from the counts %v, from the scan %v", game, ply, got, want)
+					}
+				}
+				for _, window := range [][2]int32{{-infinity, infinity}, {-100, 100}, {0, 1}} {
+					var v [2]int32
+					for i, counts := range []bool{false, true} {
+						tt := getTT(1 << 12)
+						s := newSearcher(p, tt, newLimits(context.Background(), 0, 1<<30))
+						s.counts = counts
+						v[i] = s.search(0, 1, window[0], window[1])
+						putTT(tt)
+					}
+					if v[0] != v[1] {
+						t.Fatalf("game %d ply %d: a leaf in %v is %d from the counts, %d from the scan", game, ply, window, v[1], v[0])
+					}
+				}
+				if len(ms) > 0 && rng.IntN(3) == 0 {
+					// A move taken back restores the counts.
+					before := p.fours
+					p.play(int(ms[rng.IntN(len(ms))].cell))
+					p.undo()
+					if p.fours != before {
+						t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.fours, before)
+					}
+				}
+			})
 		})
 	}
 }
