@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -41,18 +42,21 @@ func randomGames(t *testing.T, r Rules, rng *rand.Rand, games, fourShare int, vi
 	}
 }
 
+// fourRules are the rules the random-game tests play under: each gomoku
+// rule and a small board.
+var fourRules = map[string]Rules{
+	"freestyle": {Width: 15, Height: 15, K: 5},
+	"exact":     {Width: 15, Height: 15, K: 5, Exact: true},
+	"renju":     {Width: 15, Height: 15, K: 5, Renju: true},
+	"small":     {Width: 7, Height: 7, K: 4},
+}
+
 // TestScanFoursAgreesWithScan plays seeded random games under each gomoku
 // rule and checks at every position that scanFours reports what scan does
 // about fives and fours: the same four moves in the same order with the
 // same values, and the same fives, unstoppable fours and count of fours.
 func TestScanFoursAgreesWithScan(t *testing.T) {
-	rules := map[string]Rules{
-		"freestyle": {Width: 15, Height: 15, K: 5},
-		"exact":     {Width: 15, Height: 15, K: 5, Exact: true},
-		"renju":     {Width: 15, Height: 15, K: 5, Renju: true},
-		"small":     {Width: 7, Height: 7, K: 4},
-	}
-	for name, r := range rules {
+	for name, r := range fourRules {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(17, uint64(len(name))))
 			randomGames(t, r, rng, 60, 10, func(game, ply int, p *pos, ms []move, th threats) {
@@ -80,13 +84,8 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 // leaf scan in some positions), and that a leaf read from them has the
 // value the scan gives it.
 func TestLevelCountsAgreeWithScan(t *testing.T) {
-	rules := map[string]Rules{
-		"freestyle": {Width: 15, Height: 15, K: 5},
-		"exact":     {Width: 15, Height: 15, K: 5, Exact: true},
-		"renju":     {Width: 15, Height: 15, K: 5, Renju: true},
-		"small":     {Width: 7, Height: 7, K: 4},
-		"k6":        {Width: 12, Height: 12, K: 6},
-	}
+	rules := maps.Clone(fourRules)
+	rules["k6"] = Rules{Width: 12, Height: 12, K: 6}
 	for name, r := range rules {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, uint64(len(name))))
