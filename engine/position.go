@@ -6,7 +6,9 @@ package engine
 // removing a stone updates the keys and patterns of the cells within K of
 // it on its four lines, the running pattern scores of both sides, the
 // counts of empty cells by four class, the Zobrist hash and the count of
-// stones near each cell. A pos is owned by one search.
+// stones near each cell. Taking a stone back restores the patterns it
+// changed from a log instead of looking them up again. A pos is owned by
+// one search.
 type pos struct {
 	w, h, k    int
 	exact      bool
@@ -26,12 +28,30 @@ type pos struct {
 	side       uint8 // side to move: cBlack or cWhite
 	stack      []int32
 	boxes      [][4]int                 // box before each stone of stack
+	counts     []posCounts              // scores and four counts before each stone of stack
+	changes    []patChange              // the patterns the stones of stack changed, in order
+	marks      []int32                  // len(changes) before each stone of stack
 	box        [4]int                   // array columns and rows x0, y0, x1, y1 within two of a stone
 	combo      [2][]uint16              // [side-1][cell]: the four patterns in base numPats
 	fours      [2][numFourClasses]int32 // [side-1][class]: the empty cells of each four class
 	pw         []uint64                 // [off+K]: place value of the cell at offset off
 	onBoard    []int32                  // the board's cells, row by row
 	nearDeltas []int
+}
+
+// posCounts is what pos keeps in sums over all cells, saved before each
+// stone.
+type posCounts struct {
+	score [2]int32
+	fours [2][numFourClasses]int32
+}
+
+// patChange is one line pattern a stone changed: of cell j, line
+// direction d and side s (0 or 1), which was old before.
+type patChange struct {
+	j    int32
+	d, s uint8
+	old  uint8
 }
 
 // Cell contents of pos.cells.
@@ -177,6 +197,8 @@ func (p *pos) play(i int) {
 	p.hash ^= p.zob[s-1][i]
 	p.stack = append(p.stack, int32(i))
 	p.boxes = append(p.boxes, p.box)
+	p.counts = append(p.counts, posCounts{p.score, p.fours})
+	p.marks = append(p.marks, int32(len(p.changes)))
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
@@ -185,7 +207,7 @@ func (p *pos) play(i int) {
 		}
 		p.fours[si][comboFours[p.combo[si][i]]]--
 	}
-	p.update(i, s, true)
+	p.update(i, s)
 	for _, dl := range p.nearDeltas {
 		p.near[i+dl]++
 	}
@@ -194,32 +216,59 @@ func (p *pos) play(i int) {
 
 // undo takes back the last stone.
 func (p *pos) undo() {
-	i := int(p.stack[len(p.stack)-1])
-	p.stack = p.stack[:len(p.stack)-1]
-	p.box = p.boxes[len(p.boxes)-1]
-	p.boxes = p.boxes[:len(p.boxes)-1]
+	n := len(p.stack) - 1
+	i := int(p.stack[n])
+	p.stack = p.stack[:n]
+	p.box = p.boxes[n]
+	p.boxes = p.boxes[:n]
+	c := p.counts[n]
+	p.score, p.fours = c.score, c.fours
+	p.counts = p.counts[:n]
 	s := p.cells[i]
 	p.cells[i] = cEmpty
 	p.hash ^= p.zob[s-1][i]
-	p.update(i, s, false)
-	for si := range 2 {
-		for d := range 4 {
-			p.score[si] += patWeight[p.pat[si][i][d]]
-		}
-		p.fours[si][comboFours[p.combo[si][i]]]++
+	p.unkey(i, s)
+	mark := int(p.marks[n])
+	p.marks = p.marks[:n]
+	for _, ch := range p.changes[mark:] {
+		pt := &p.pat[ch.s][ch.j][ch.d]
+		p.combo[ch.s][ch.j] -= (uint16(*pt) - uint16(ch.old)) * comboWeight[ch.d]
+		*pt = ch.old
 	}
+	p.changes = p.changes[:mark]
 	for _, dl := range p.nearDeltas {
 		p.near[i+dl]--
 	}
 	p.side = s
 }
 
-// update adds (add) or removes the stone of side s at i in the keys of the
-// cells within K on its lines, and refreshes their patterns, combo
-// indexes, the pattern scores and the counts of cells by four class. It
-// walks out from i in each direction and stops at the first wall, past
-// which there is nothing on the board.
-func (p *pos) update(i int, s uint8, add bool) {
+// unkey takes the stone of side s at i out of the keys of the cells within
+// K on its lines.
+func (p *pos) unkey(i int, s uint8) {
+	own, other := int(s-1), int(2-s)
+	for d := range 4 {
+		step := p.dir[d]
+		kOwn, kOther := p.key[own][d], p.key[other][d]
+		for _, sg := range [2]int{1, -1} {
+			for off := 1; off <= p.k; off++ {
+				j := i - sg*off*step
+				if p.cells[j] == cWall {
+					break
+				}
+				pw := p.pw[sg*off+p.k]
+				kOwn[j] -= pw
+				kOther[j] -= 2 * pw
+			}
+		}
+	}
+}
+
+// update adds the stone of side s at i to the keys of the cells within K
+// on its lines, and refreshes their patterns, combo indexes, the pattern
+// scores and the counts of cells by four class, logging each pattern it
+// changes. It walks out from i in each direction and stops at the first
+// wall, past which there is nothing on the board.
+func (p *pos) update(i int, s uint8) {
 	own, other := int(s-1), int(2-s)
 	dOwn, dOther := p.dense[own], p.dense[other]
 	pOwn, pOther := p.pat[own], p.pat[other]
@@ -237,9 +286,6 @@ func (p *pos) update(i int, s uint8, add bool) {
 					break
 				}
 				pw := p.pw[sg*off+p.k]
-				if !add {
-					pw = -pw // modular: subtracts
-				}
 				kOwn[j] += pw
 				kOther[j] += 2 * pw
 				if c != cEmpty {
@@ -252,6 +298,7 @@ func (p *pos) update(i int, s uint8, add bool) {
 					a, b = p.lookup(s, kOwn[j]), p.lookup(3-s, kOther[j])
 				}
 				if old := pOwn[j][d]; old != a {
+					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(own), old})
 					pOwn[j][d] = a
 					sOwn += patWeight[a] - patWeight[old]
 					if max(a, old) < patFour {
@@ -263,6 +310,7 @@ func (p *pos) update(i int, s uint8, add bool) {
 					}
 				}
 				if old := pOther[j][d]; old != b {
+					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(other), old})
 					pOther[j][d] = b
 					sOther += patWeight[b] - patWeight[old]
 					if max(b, old) < patFour {

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// posState is a deep copy of what play changes in a pos.
+type posState struct {
+	cells         []uint8
+	key           [2][4][]uint64
+	pat           [2][][4]uint8
+	combo         [2][]uint16
+	near          []uint8
+	score         [2]int32
+	fours         [2][numFourClasses]int32
+	hash          uint64
+	side          uint8
+	box           [4]int
+	stack         []int32
+	changes, mark int
+}
+
+func stateOf(p *pos) posState {
+	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, fours: p.fours,
+		hash: p.hash, side: p.side, box: p.box, stack: append([]int32{}, p.stack...), changes: len(p.changes), mark: len(p.marks)}
+	for s := range 2 {
+		st.pat[s] = slices.Clone(p.pat[s])
+		st.combo[s] = slices.Clone(p.combo[s])
+		for d := range 4 {
+			st.key[s][d] = slices.Clone(p.key[s][d])
+		}
+	}
+	return st
+}
+
+// TestUndoRestoresPosition plays seeded random games under each gomoku
+// rule and, at every position, a few more random stones that it then
+// takes back one by one: after each undo the position must equal, field
+// by field, what it was before that stone, and the patterns must equal a
+// fresh position built from the same stones.
+func TestUndoRestoresPosition(t *testing.T) {
+	for name, r := range fourRules {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(31, 7))
+			randomGames(t, r, rng, 20, 20, func(game, ply int, p *pos, ms []move, th threats) {
+				var before []posState
+				for range 3 {
+					empty := slices.DeleteFunc(slices.Clone(p.onBoard), func(i int32) bool { return p.cells[i] != cEmpty })
+					if len(empty) == 0 {
+						break
+					}
+					before = append(before, stateOf(p))
+					p.play(int(empty[rng.IntN(len(empty))]))
+				}
+				b, _ := NewBoard(r)
+				fresh := newPos(b)
+				for _, i := range p.stack {
+					fresh.play(int(i))
+				}
+				if !reflect.DeepEqual(fresh.pat, p.pat) || fresh.score != p.score || fresh.fours != p.fours {
+					t.Fatalf("game %d ply %d: patterns differ from a position built afresh", game, ply)
+				}
+				for k := len(before) - 1; k >= 0; k-- {
+					p.undo()
+					if got := stateOf(p); !reflect.DeepEqual(got, before[k]) {
+						t.Fatalf("game %d ply %d: undo of stone %d did not restore the position", game, ply, k+1)
+					}
+				}
+			})
+		})
+	}
+}
