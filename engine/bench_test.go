@@ -61,7 +61,7 @@ func benchSearchNodes(b *testing.B, positions []*Board) {
 	for b.Loop() {
 		for _, board := range positions {
 			p := newPos(board)
-			tt := getTT(DefaultTTBytes)
+			tt := getTT(DefaultTTBytes, true)
 			s := newSearcher(p, tt, newLimits(context.Background(), 0, 500_000))
 			start := time.Now()
 			s.best()

@@ -50,7 +50,12 @@ func (h *hard) Move(ctx context.Context, b *Board) (Point, error) {
 		return pick(h.opts.Rand, ps), nil
 	}
 	p := newPos(b)
-	tt := getTT(h.opts.TTBytes)
+	// A time-bound search starts from what the searches before it stored:
+	// entries are keyed by the whole position, so those of earlier moves
+	// of the game order and cut the new search, and those of other games
+	// are never matched. A node-bound search starts clean, so that its
+	// move depends on the position alone.
+	tt := getTT(h.opts.TTBytes, h.opts.MaxNodes > 0)
 	defer putTT(tt)
 	s := newSearcher(p, tt, newLimits(ctx, h.opts.ThinkTime, h.opts.MaxNodes))
 	cell, _ := s.best()

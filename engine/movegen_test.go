@@ -112,7 +112,7 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 				for _, window := range [][2]int32{{-infinity, infinity}, {-100, 100}, {0, 1}} {
 					var v [2]int32
 					for i, counts := range []bool{false, true} {
-						tt := getTT(1 << 12)
+						tt := getTT(1<<12, true)
 						s := newSearcher(p, tt, newLimits(context.Background(), 0, 1<<30))
 						s.counts = counts
 						v[i] = s.search(0, 1, window[0], window[1])
@@ -163,7 +163,7 @@ func TestLeafCountsRenjuDoubleFour(t *testing.T) {
 		t.Fatal("the counts do not see the double four: the position does not test the leaf")
 	}
 	for _, counts := range []bool{false, true} {
-		s := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+		s := newSearcher(p, getTT(1<<12, true), newLimits(context.Background(), 0, 1<<30))
 		s.counts = counts
 		if v := s.search(0, 1, -infinity, infinity); v > winBound {
 			t.Errorf("counts %v: the leaf scores %d, a win through a foul", counts, v)
@@ -177,7 +177,7 @@ func TestLeafCountsRenjuDoubleFour(t *testing.T) {
 	p = newPos(b)
 	var v [2]int32
 	for i, counts := range []bool{false, true} {
-		s := newSearcher(p, getTT(1<<12), newLimits(context.Background(), 0, 1<<30))
+		s := newSearcher(p, getTT(1<<12, true), newLimits(context.Background(), 0, 1<<30))
 		s.counts = counts
 		v[i] = s.search(0, 1, -infinity, infinity)
 	}

@@ -11,7 +11,7 @@ import (
 // and the first move, as hard's root VCF sees it.
 func vcfOf(b *Board) (bool, Point) {
 	p := newPos(b)
-	tt := getTT(1 << 20)
+	tt := getTT(1<<20, true)
 	defer putTT(tt)
 	s := newSearcher(p, tt, newLimits(context.Background(), 0, 1_000_000))
 	win := s.vcf(vcfRoot, 0)

@@ -52,12 +52,19 @@ type searcher struct {
 	// class (pos.fours) where that saves a scan (tests turn it off to
 	// compare with the scan).
 	counts bool
+	// salt is mixed into the keys of the table, one value per root side:
+	// on small boards the value of a position depends on the side to move
+	// at the root (see own), and a table outlives its search.
+	salt uint64
 }
 
 // newSearcher prepares a search of p with table tt.
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
+	if s.root == cWhite {
+		s.salt = 0x9e3779b97f4a7c15
+	}
 	for i := range s.killers {
 		s.killers[i] = [2]int32{-1, -1}
 	}
@@ -148,7 +155,12 @@ func (s *searcher) best() (int, int32) {
 		if s.stopped {
 			break
 		}
-		cell, score, done := s.rootIteration(root, depth)
+		cell, score, done, refuted := s.rootIteration(root, depth, guard, checked)
+		for _, c := range refuted {
+			i := slices.IndexFunc(root, func(m move) bool { return int(m.cell) == c })
+			dropped = append(dropped, root[i])
+			root = slices.Delete(root, i, i+1)
+		}
 		if done && score < -winBound && len(dropped) > 0 {
 			// Every move left loses: the dropped ones may hold out longer.
 			root, dropped, guard = append(root, dropped...), nil, false
@@ -156,8 +168,9 @@ func (s *searcher) best() (int, int32) {
 			continue
 		}
 		if guard && done && len(root) > 1 && score > -winBound && score < winBound && !checked[cell] {
-			// A new best move is checked more deeply; if the opponent wins
-			// after it, it is dropped and the depth searched again.
+			// The first iteration's best move is checked more deeply; if
+			// the opponent wins after it, it is dropped and the depth
+			// searched again. (Later ones are checked as they come up.)
 			checked[cell] = true
 			if s.refuted(cell, guardBestPlies) {
 				i := slices.IndexFunc(root, func(m move) bool { return int(m.cell) == cell })
@@ -173,11 +186,13 @@ func (s *searcher) best() (int, int32) {
 		if done {
 			s.depth = depth
 		}
-		// Only finished iterations count: with an evaluation that differs
-		// between odd and even depths, the partial result of a deeper one
-		// played worse in calibration games (91.5% against medium on 7×7
-		// over 200 games, against 95.2%).
-		if done {
+		// On open boards a move that beat the best one in an iteration
+		// the clock cut short is played. On small boards only finished
+		// iterations count: with an evaluation that differs between odd
+		// and even depths, the partial result of a deeper one played worse
+		// in calibration games (91.5% against medium on 7×7 over 200 games,
+		// against 95.2%).
+		if done || !s.small && cell >= 0 {
 			bestCell, bestScore = cell, score
 		}
 		if !done || score > winBound || score < -winBound || s.lim.pastSoft(s.nodes) {
@@ -202,11 +217,15 @@ func (s *searcher) best() (int, int32) {
 }
 
 // rootIteration searches every root move to depth and returns the best
-// move found (-1 if none was searched fully), its score, and whether the
-// iteration finished.
-func (s *searcher) rootIteration(root []move, depth int) (int, int32, bool) {
+// move found (-1 if none was searched fully), its score, whether the
+// iteration finished, and the moves it found refuted. With guard, a move
+// that beats the first one is checked more deeply (once a search: see
+// checked) before it counts; if the opponent wins after it, it is
+// refuted.
+func (s *searcher) rootIteration(root []move, depth int, guard bool, checked map[int]bool) (int, int32, bool, []int) {
 	alpha, beta := int32(-infinity), int32(infinity)
 	best := -1
+	var refuted []int
 	for i, m := range root {
 		s.play(int(m.cell))
 		var score int32
@@ -220,13 +239,25 @@ func (s *searcher) rootIteration(root []move, depth int) (int, int32, bool) {
 		}
 		s.p.undo()
 		if s.stopped {
-			return best, alpha, false
+			return best, alpha, false, refuted
 		}
-		if score > alpha {
-			alpha, best = score, int(m.cell)
+		if score <= alpha {
+			continue
 		}
+		if c := int(m.cell); guard && i > 0 && score > -winBound && score < winBound && !checked[c] {
+			checked[c] = true
+			r := s.refuted(c, guardBestPlies)
+			if s.stopped {
+				return best, alpha, false, refuted
+			}
+			if r {
+				refuted = append(refuted, c)
+				continue
+			}
+		}
+		alpha, best = score, int(m.cell)
 	}
-	return best, alpha, true
+	return best, alpha, true, refuted
 }
 
 // search returns the score of the position for the side to move, searched
@@ -276,7 +307,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			ms = p.defences(ms)
 		}
 	}
-	ttCell, ttScore, ttDepth, ttBound, ok := s.tt.probe(p.hash)
+	ttCell, ttScore, ttDepth, ttBound, ok := s.tt.probe(p.hash ^ s.salt)
 	if ok && ttDepth >= depth {
 		sc := fromTT(ttScore, ply)
 		switch {
@@ -361,7 +392,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	case best >= beta:
 		bound = ttLower
 	}
-	s.tt.store(p.hash, bestCell, toTT(best, ply), depth, bound)
+	s.tt.store(p.hash^s.salt, bestCell, toTT(best, ply), depth, bound)
 	return best
 }
 

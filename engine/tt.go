@@ -35,16 +35,19 @@ type ttable struct {
 // use; a table is used by one search at a time.
 var ttPools sync.Map // int (slot count) -> *sync.Pool
 
-// getTT returns a cleared table of at most bytes bytes (at least one
-// slot), from the pool when one is free.
-func getTT(bytes int) *ttable {
+// getTT returns a table of at most bytes bytes (at least one slot), from
+// the pool when one is free. A pooled table is cleared when clean is set;
+// otherwise it keeps what earlier searches stored (see hard.Move).
+func getTT(bytes int, clean bool) *ttable {
 	n := 1
 	for n*2*ttEntrySize <= bytes {
 		n *= 2
 	}
 	pl, _ := ttPools.LoadOrStore(n, &sync.Pool{})
 	if t, ok := pl.(*sync.Pool).Get().(*ttable); ok {
-		clear(t.slots)
+		if clean {
+			clear(t.slots)
+		}
 		return t
 	}
 	return &ttable{slots: make([]ttEntry, n), mask: uint64(n - 1)}

@@ -13,7 +13,7 @@ func TestFailedVCFKeepsTheCallersMoves(t *testing.T) {
 	// VCF.
 	b := mustPlay(t, Rules{15, 15, 5, false, false}, Point{7, 7}, Point{6, 7}, Point{8, 7}, Point{3, 3}, Point{9, 7}, Point{12, 12})
 	p := newPos(b)
-	tt := getTT(1 << 20)
+	tt := getTT(1<<20, true)
 	defer putTT(tt)
 	s := newSearcher(p, tt, newLimits(context.Background(), 0, 1_000_000))
 	const ply = 3

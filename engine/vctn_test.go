@@ -53,7 +53,7 @@ func movesBoard(t *testing.T, moves string) *Board {
 
 // unbounded returns a searcher of p with no budget.
 func unbounded(p *pos) *searcher {
-	return newSearcher(p, getTT(1<<16), newLimits(context.Background(), 0, 1<<62))
+	return newSearcher(p, getTT(1<<16, true), newLimits(context.Background(), 0, 1<<62))
 }
 
 // TestNarrowVCTWinsAgainstEveryReply checks what the narrow search finds:
