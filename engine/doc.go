@@ -24,5 +24,7 @@
 // them is the read-only pattern tables (built once under a lock) and a
 // pool of transposition tables (sync.Pool), each used by one search at a
 // time. Making a player is cheap: hard takes its table from the pool when
-// it moves and returns it afterwards.
+// it moves and returns it afterwards, with what the search stored, so that
+// the next time-bound search (most often the same game's next move) starts
+// from it.
 package engine
