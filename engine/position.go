@@ -28,7 +28,7 @@ type pos struct {
 	side       uint8 // side to move: cBlack or cWhite
 	stack      []int32
 	boxes      [][4]int                 // box before each stone of stack
-	counts     []posCounts              // scores and four counts before each stone of stack
+	sums       []posSums                // scores and four counts before each stone of stack
 	changes    []patChange              // the patterns the stones of stack changed, in order
 	marks      []int32                  // len(changes) before each stone of stack
 	box        [4]int                   // array columns and rows x0, y0, x1, y1 within two of a stone
@@ -39,9 +39,9 @@ type pos struct {
 	nearDeltas []int
 }
 
-// posCounts is what pos keeps in sums over all cells, saved before each
+// posSums is what pos keeps in sums over all cells, saved before each
 // stone.
-type posCounts struct {
+type posSums struct {
 	score [2]int32
 	fours [2][numFourClasses]int32
 }
@@ -197,7 +197,7 @@ func (p *pos) play(i int) {
 	p.hash ^= p.zob[s-1][i]
 	p.stack = append(p.stack, int32(i))
 	p.boxes = append(p.boxes, p.box)
-	p.counts = append(p.counts, posCounts{p.score, p.fours})
+	p.sums = append(p.sums, posSums{p.score, p.fours})
 	p.marks = append(p.marks, int32(len(p.changes)))
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
@@ -221,9 +221,9 @@ func (p *pos) undo() {
 	p.stack = p.stack[:n]
 	p.box = p.boxes[n]
 	p.boxes = p.boxes[:n]
-	c := p.counts[n]
+	c := p.sums[n]
 	p.score, p.fours = c.score, c.fours
-	p.counts = p.counts[:n]
+	p.sums = p.sums[:n]
 	s := p.cells[i]
 	p.cells[i] = cEmpty
 	p.hash ^= p.zob[s-1][i]

@@ -9,23 +9,23 @@ import (
 
 // posState is a deep copy of what play changes in a pos.
 type posState struct {
-	cells         []uint8
-	key           [2][4][]uint64
-	pat           [2][][4]uint8
-	combo         [2][]uint16
-	near          []uint8
-	score         [2]int32
-	fours         [2][numFourClasses]int32
-	hash          uint64
-	side          uint8
-	box           [4]int
-	stack         []int32
-	changes, mark int
+	cells          []uint8
+	key            [2][4][]uint64
+	pat            [2][][4]uint8
+	combo          [2][]uint16
+	near           []uint8
+	score          [2]int32
+	fours          [2][numFourClasses]int32
+	hash           uint64
+	side           uint8
+	box            [4]int
+	stack          []int32
+	changes, marks int
 }
 
 func stateOf(p *pos) posState {
 	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, fours: p.fours,
-		hash: p.hash, side: p.side, box: p.box, stack: append([]int32{}, p.stack...), changes: len(p.changes), mark: len(p.marks)}
+		hash: p.hash, side: p.side, box: p.box, stack: append([]int32{}, p.stack...), changes: len(p.changes), marks: len(p.marks)}
 	for s := range 2 {
 		st.pat[s] = slices.Clone(p.pat[s])
 		st.combo[s] = slices.Clone(p.combo[s])

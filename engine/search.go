@@ -160,28 +160,15 @@ func (s *searcher) best() (int, int32) {
 			i := slices.IndexFunc(root, func(m move) bool { return int(m.cell) == c })
 			dropped = append(dropped, root[i])
 			root = slices.Delete(root, i, i+1)
+			if bestCell == c {
+				bestCell = int(root[0].cell)
+			}
 		}
 		if done && score < -winBound && len(dropped) > 0 {
 			// Every move left loses: the dropped ones may hold out longer.
 			root, dropped, guard = append(root, dropped...), nil, false
 			depth--
 			continue
-		}
-		if guard && done && len(root) > 1 && score > -winBound && score < winBound && !checked[cell] {
-			// The first iteration's best move is checked more deeply; if
-			// the opponent wins after it, it is dropped and the depth
-			// searched again. (Later ones are checked as they come up.)
-			checked[cell] = true
-			if s.refuted(cell, guardBestPlies) {
-				i := slices.IndexFunc(root, func(m move) bool { return int(m.cell) == cell })
-				dropped = append(dropped, root[i])
-				root = slices.Delete(root, i, i+1)
-				if bestCell == cell {
-					bestCell = int(root[0].cell)
-				}
-				depth--
-				continue
-			}
 		}
 		if done {
 			s.depth = depth
@@ -219,9 +206,9 @@ func (s *searcher) best() (int, int32) {
 // rootIteration searches every root move to depth and returns the best
 // move found (-1 if none was searched fully), its score, whether the
 // iteration finished, and the moves it found refuted. With guard, a move
-// that beats the first one is checked more deeply (once a search: see
-// checked) before it counts; if the opponent wins after it, it is
-// refuted.
+// that becomes the best is first checked more deeply (once a search: see
+// checked); if the opponent wins after it, it is refuted and does not
+// count. The last move left is never refuted.
 func (s *searcher) rootIteration(root []move, depth int, guard bool, checked map[int]bool) (int, int32, bool, []int) {
 	alpha, beta := int32(-infinity), int32(infinity)
 	best := -1
@@ -244,7 +231,7 @@ func (s *searcher) rootIteration(root []move, depth int, guard bool, checked map
 		if score <= alpha {
 			continue
 		}
-		if c := int(m.cell); guard && i > 0 && score > -winBound && score < winBound && !checked[c] {
+		if c := int(m.cell); guard && len(root)-len(refuted) > 1 && score > -winBound && score < winBound && !checked[c] {
 			checked[c] = true
 			r := s.refuted(c, guardBestPlies)
 			if s.stopped {
