@@ -7,9 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/boardbot/boardbot/session/kv"
@@ -32,27 +34,51 @@ type Options struct {
 }
 
 // Store is a kv.Store in one bbolt file; a bucket of the store is a bbolt
-// bucket of the same name. Its Update uses group commit: an Update that
-// finds no commit in progress commits at once; those that arrive while
-// one is in progress queue up and commit together in the next
-// transaction, so many games' changes share one fsync without waiting on
-// a timer.
+// bucket of the same name. Its Update and the Commit of its Txns use
+// group commit: a commit that finds no commit in progress commits at
+// once; those that arrive while one is in progress queue up and commit
+// together in the next transaction, so many games' changes share one
+// fsync without waiting on a timer. Its Watch is fed in the process, from
+// the commits made through the Store.
 type Store struct {
 	db *bolt.DB
 
 	mu sync.Mutex
 	// queue holds the calls waiting for the next group commit.
 	queue []*call
-	// leading is set while some Update is committing a group.
+	// leading is set while some call is committing a group.
 	leading bool
+	// groupTxs counts the bbolt write transactions of group commits.
+	groupTxs atomic.Uint64
+
+	seqMu sync.Mutex
+	// seqs holds, by bucket, the sequence numbers reserved for Txns.
+	seqs map[string]*seqBlock
+
+	wmu      sync.Mutex
+	watchers map[*watcher]struct{}
+	closed   bool
 }
 
-// call is one Update waiting in a group commit.
+// call is one Update, or the commit of one Txn, waiting in a group
+// commit.
 type call struct {
+	// fn runs the call's function on the group's transaction and records
+	// the changes it makes in changes.
 	fn func(*bolt.Tx) error
+	// changes holds the writes of the last run of fn, for watchers.
+	changes []change
 	// done receives the call's result, or errLead when the call is to
 	// commit the next group itself.
 	done chan error
+}
+
+// change is a write of a committed function, as watchers receive it.
+type change struct {
+	bucket  string
+	key     []byte
+	value   []byte
+	deleted bool
 }
 
 // errLead tells a waiting call that it leads the next group commit.
@@ -81,7 +107,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, seqs: map[string]*seqBlock{}, watchers: map[*watcher]struct{}{}}, nil
 }
 
 // DB returns the underlying bbolt database, for consistency checks and
@@ -93,19 +119,27 @@ func (s *Store) View(ctx context.Context, fn func(kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
 }
 
 // Update runs fn in a read-write bbolt transaction, grouped with the
-// other Updates that arrived while the previous group was committing. fn
-// may run more than once: when another function of its group fails, the
-// group is rolled back and run again without it; a function that fails
-// is run again alone, and its error there is the result.
+// other Updates and Txn commits that arrived while the previous group was
+// committing. fn may run more than once: when another function of its
+// group fails, the group is rolled back and run again without it; a
+// function that fails is run again alone, and its error there is the
+// result.
 func (s *Store) Update(ctx context.Context, fn func(kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c := &call{fn: func(tx *bolt.Tx) error { return fn(boltTx{tx}) }, done: make(chan error, 1)}
+	c := &call{done: make(chan error, 1)}
+	c.fn = func(tx *bolt.Tx) error { return fn(boltTx{tx: tx, rec: &c.changes}) }
+	return s.submit(c)
+}
+
+// submit queues c for the next group commit, leading the commit itself
+// when no other call does, and returns c's result.
+func (s *Store) submit(c *call) error {
 	s.mu.Lock()
 	s.queue = append(s.queue, c)
 	if s.leading {
@@ -136,18 +170,24 @@ func (s *Store) Update(ctx context.Context, fn func(kv.Tx) error) error {
 
 // commitGroup runs the calls' functions in one transaction and sends each
 // its result. When one fails, it alone is run again in a transaction of
-// its own, and the others are committed again without it.
+// its own, and the others are committed again without it. The changes of
+// each transaction that commits go to the watchers before the calls learn
+// their results.
 func (s *Store) commitGroup(group []*call) {
 	failed := -1
 	err := s.db.Update(func(tx *bolt.Tx) error {
+		s.groupTxs.Add(1)
 		for i, c := range group {
-			if err := safeCall(c.fn, tx); err != nil {
+			if err := safeCall(c, tx); err != nil {
 				failed = i
 				return err
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		s.publish(group)
+	}
 	if failed < 0 || len(group) == 1 {
 		for _, c := range group {
 			c.done <- err
@@ -155,19 +195,28 @@ func (s *Store) commitGroup(group []*call) {
 		return
 	}
 	bad := group[failed]
-	bad.done <- s.db.Update(func(tx *bolt.Tx) error { return safeCall(bad.fn, tx) })
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		s.groupTxs.Add(1)
+		return safeCall(bad, tx)
+	})
+	if err == nil {
+		s.publish(group[failed : failed+1])
+	}
+	bad.done <- err
 	s.commitGroup(append(group[:failed:failed], group[failed+1:]...))
 }
 
-// safeCall runs fn, turning a panic into an error so that one bad
-// function cannot take its group down with it.
-func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+// safeCall runs c's function, turning a panic into an error so that one
+// bad function cannot take its group down with it. The changes of an
+// earlier run are forgotten first.
+func safeCall(c *call, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("boltstore: update panicked: %v", p)
 		}
 	}()
-	return fn(tx)
+	c.changes = nil
+	return c.fn(tx)
 }
 
 // CreateBuckets creates the named buckets that do not exist yet, so that
@@ -184,12 +233,63 @@ func (s *Store) CreateBuckets(names ...[]byte) error {
 	})
 }
 
-// Close closes the bbolt file.
-func (s *Store) Close() error { return s.db.Close() }
+// Check runs bbolt's consistency check of the whole file (every page
+// reachable once, none both used and free) and returns the first
+// inconsistency found, or nil. It runs in a write transaction that it
+// rolls back, as bbolt's check of a read-only transaction is unsafe while
+// others write: commits wait until it is done.
+func (s *Store) Check() error {
+	tx, err := s.db.Begin(true)
+	if err != nil {
+		return fmt.Errorf("boltstore: check: %w", err)
+	}
+	defer tx.Rollback()
+	var first error
+	for err := range tx.Check() {
+		if first == nil {
+			first = fmt.Errorf("boltstore: check: %w", err)
+		}
+	}
+	return first
+}
+
+// Backup writes a consistent copy of the database, as of one moment, to
+// w and returns how many bytes it wrote; commits go on meanwhile. The copy
+// is a bbolt file that Open opens.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("boltstore: backup: %w", err)
+	}
+	return n, nil
+}
+
+// MaxOps returns 0: a bbolt transaction may read and write any number of
+// keys.
+func (s *Store) MaxOps() int { return 0 }
+
+// Close closes the watchers' channels and the bbolt file.
+func (s *Store) Close() error {
+	s.wmu.Lock()
+	s.closed = true
+	for w := range s.watchers {
+		s.dropLocked(w)
+	}
+	s.wmu.Unlock()
+	return s.db.Close()
+}
 
 // boltTx implements kv.Tx on a bbolt transaction; buckets are created on
-// their first write.
-type boltTx struct{ tx *bolt.Tx }
+// their first write. In an Update, rec collects the writes for watchers.
+type boltTx struct {
+	tx  *bolt.Tx
+	rec *[]change
+}
 
 // writable returns the bucket, creating it, or kv.ErrReadOnly.
 func (t boltTx) writable(bucket []byte) (*bolt.Bucket, error) {
@@ -207,6 +307,14 @@ func (t boltTx) Get(bucket, key []byte) ([]byte, error) {
 	return b.Get(key), nil
 }
 
+func (t boltTx) GetAll(keys []kv.Key) ([][]byte, error) {
+	vs := make([][]byte, len(keys))
+	for i, k := range keys {
+		vs[i], _ = t.Get(k.Bucket, k.Key)
+	}
+	return vs, nil
+}
+
 func (t boltTx) Put(bucket, key, value []byte) error {
 	b, err := t.writable(bucket)
 	if err != nil {
@@ -215,7 +323,13 @@ func (t boltTx) Put(bucket, key, value []byte) error {
 	if value == nil {
 		value = []byte{}
 	}
-	return b.Put(key, value)
+	if err := b.Put(key, value); err != nil {
+		return err
+	}
+	if t.rec != nil {
+		*t.rec = append(*t.rec, change{bucket: string(bucket), key: bytes.Clone(key), value: bytes.Clone(value)})
+	}
+	return nil
 }
 
 func (t boltTx) Delete(bucket, key []byte) error {
@@ -223,10 +337,16 @@ func (t boltTx) Delete(bucket, key []byte) error {
 		return kv.ErrReadOnly
 	}
 	b := t.tx.Bucket(bucket)
-	if b == nil {
+	if b == nil || b.Get(key) == nil {
 		return nil
 	}
-	return b.Delete(key)
+	if err := b.Delete(key); err != nil {
+		return err
+	}
+	if t.rec != nil {
+		*t.rec = append(*t.rec, change{bucket: string(bucket), key: bytes.Clone(key), deleted: true})
+	}
+	return nil
 }
 
 func (t boltTx) Scan(bucket, from, to []byte, fn func(k, v []byte) bool) error {
