@@ -5,14 +5,16 @@
 // etcd Txn whose If compares the mod revision of every key it read (and,
 // for each range it scanned, that nothing in the range is newer than the
 // snapshot): a commit succeeds only if nothing it read changed, and the
-// function runs again otherwise. There is no global lock.
+// function runs again otherwise. There is no global lock. A Txn of Begin
+// is the same transaction, committed by its caller, and a conflict is
+// returned to it instead of running anything again.
 //
 // A commit whose answer is lost (the connection drops after the cluster
 // applied it) is resolved, not guessed: every commit also creates a unique
 // token key, and after an ambiguous error the store asks the cluster, in
 // one Txn, whether the token exists and, if not, creates it as aborted so
 // that the lost commit can never apply later. Only when the cluster stays
-// unreachable does Update return kv.ErrCommitUnknown.
+// unreachable do Update and Commit return kv.ErrCommitUnknown.
 package etcdstore
 
 import (
@@ -31,6 +33,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/session/kv"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
@@ -86,15 +89,16 @@ type Options struct {
 // Stats counts what the store's transactions met, for benchmarks and
 // metrics.
 type Stats struct {
-	// Commits is how many Updates committed writes.
+	// Commits is how many Updates and Txns committed writes.
 	Commits uint64
 	// Conflicts is how many commits were refused because something read
-	// had changed, each followed by a rerun.
+	// had changed: each was followed by a rerun of its Update, or
+	// returned kv.ErrConflict to its Txn.
 	Conflicts uint64
 	// Resolved is how many commits lost their answer and had their
 	// outcome learnt from the cluster.
 	Resolved uint64
-	// Unknown is how many Updates returned kv.ErrCommitUnknown.
+	// Unknown is how many Updates and Txns returned kv.ErrCommitUnknown.
 	Unknown uint64
 }
 
@@ -114,6 +118,10 @@ type Store struct {
 
 	seqMu sync.Mutex
 	seqs  map[string]block
+
+	// closing ends when the store closes, and with it every watch.
+	closing  context.Context
+	closeAll context.CancelFunc
 
 	commits, conflicts, resolved, unknown atomic.Uint64
 }
@@ -136,6 +144,7 @@ func Open(opts Options) (*Store, error) {
 	if s.maxOps <= 0 {
 		s.maxOps = DefaultMaxTxnOps
 	}
+	s.closing, s.closeAll = context.WithCancel(context.Background())
 	if s.cli == nil {
 		if len(opts.Endpoints) == 0 {
 			return nil, errors.New("etcdstore: no endpoints")
@@ -178,8 +187,10 @@ func (s *Store) Stats() Stats {
 	return Stats{Commits: s.commits.Load(), Conflicts: s.conflicts.Load(), Resolved: s.resolved.Load(), Unknown: s.unknown.Load()}
 }
 
-// Close closes the client when Open dialled it.
+// Close ends the store's watches and closes the client when Open dialled
+// it.
 func (s *Store) Close() error {
+	s.closeAll()
 	if s.own {
 		return s.cli.Close()
 	}
@@ -233,13 +244,48 @@ func (s *Store) Update(ctx context.Context, fn func(kv.Tx) error) error {
 		if err != nil {
 			return err
 		}
-		done, err := s.commit(ctx, t)
-		if err != nil || done {
+		if out, err := s.commit(ctx, t); err != nil || out == committed {
 			return err
 		}
-		s.conflicts.Add(1)
 	}
 }
+
+// Begin starts an optimistic transaction: its reads are made at the
+// revision of its first read and remembered, with their mod revisions,
+// for the compares of its commit; its writes wait in the Txn.
+func (s *Store) Begin(ctx context.Context) kv.Txn {
+	return &txn{tx: s.newTx(ctx, true)}
+}
+
+// txn is a kv.Txn: a writable tx that its caller commits.
+type txn struct{ *tx }
+
+// Commit sends the writes in one etcd Txn guarded by the reads. When the
+// answer is lost and the cluster says the commit did not apply (and now
+// never will), it is sent again, still guarded by the same reads.
+func (t txn) Commit(ctx context.Context) error {
+	if t.done {
+		return errCommitted
+	}
+	t.done = true
+	for {
+		out, err := t.s.commit(ctx, t.tx)
+		switch {
+		case err != nil:
+			return err
+		case out == committed:
+			return nil
+		case out == conflict:
+			return fmt.Errorf("etcdstore: commit: %w", kv.ErrConflict)
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("etcdstore: commit: %w", err)
+		}
+	}
+}
+
+// errCommitted is returned by a Txn used after its Commit.
+var errCommitted = errors.New("etcdstore: transaction used after Commit")
 
 // safeCall runs fn, turning a panic into an error.
 func safeCall(fn func(kv.Tx) error, t *tx) (err error) {
@@ -251,20 +297,33 @@ func safeCall(fn func(kv.Tx) error, t *tx) (err error) {
 	return fn(t)
 }
 
-// commit sends t's writes in one Txn guarded by its reads. It returns
-// false when a read had changed.
-func (s *Store) commit(ctx context.Context, t *tx) (bool, error) {
+// outcome is what became of a commit that returned no error.
+type outcome int
+
+const (
+	// committed: the writes applied.
+	committed outcome = iota
+	// conflict: something read had changed; nothing applied.
+	conflict
+	// fenced: the answer was lost, and the cluster said the commit had
+	// not applied; it never will.
+	fenced
+)
+
+// commit sends t's writes in one Txn guarded by its reads, and counts
+// the outcome in the Stats.
+func (s *Store) commit(ctx context.Context, t *tx) (outcome, error) {
 	if len(t.writes) == 0 {
-		return true, nil
+		return committed, nil
 	}
 	cmps := t.compares()
 	if len(cmps)+1 > s.maxOps || len(t.writes)+1 > s.maxOps {
-		return false, fmt.Errorf("etcdstore: %w: %d reads and %d writes, etcd takes at most %d of each per transaction (one is the commit token)",
+		return conflict, fmt.Errorf("etcdstore: %w: %d reads and %d writes, etcd takes at most %d of each per transaction (one is the commit token)",
 			kv.ErrTooLarge, len(cmps), len(t.writes), s.maxOps-1)
 	}
 	lease, err := s.tokenLease(ctx)
 	if err != nil {
-		return false, err
+		return conflict, err
 	}
 	token := s.prefix + "_commit/" + newToken()
 	ops := make([]clientv3.Op, 0, len(t.writes)+1)
@@ -284,23 +343,25 @@ func (s *Store) commit(ctx context.Context, t *tx) (bool, error) {
 	switch {
 	case err == nil && resp.Succeeded:
 		s.commits.Add(1)
-		return true, nil
+		return committed, nil
 	case err == nil:
-		return false, nil
+		s.conflicts.Add(1)
+		return conflict, nil
 	case definite(err):
-		return false, fmt.Errorf("etcdstore: commit: %w", err)
+		return conflict, fmt.Errorf("etcdstore: commit: %w", err)
 	}
 	// The answer is lost: the commit may or may not have applied.
 	applied, rerr := s.settle(ctx, token, lease)
 	if rerr != nil {
 		s.unknown.Add(1)
-		return false, fmt.Errorf("etcdstore: commit: %w: %v; then: %v", kv.ErrCommitUnknown, err, rerr)
+		return conflict, fmt.Errorf("etcdstore: commit: %w: %v; then: %v", kv.ErrCommitUnknown, err, rerr)
 	}
 	s.resolved.Add(1)
 	if applied {
 		s.commits.Add(1)
+		return committed, nil
 	}
-	return applied, nil
+	return fenced, nil
 }
 
 // settle learns whether the commit with token applied, and if it did not,
@@ -409,17 +470,24 @@ type tx struct {
 	rev int64
 	// reads holds the mod revision (0 when absent) of every key read.
 	reads map[string]int64
+	// vals holds the value (nil when absent) of keys read, by etcd key.
+	vals  map[string][]byte
 	spans []span
 	// writes holds the pending writes by etcd key.
 	writes map[string]write
+	// done is set by the Commit of a Txn.
+	done bool
 }
 
 func (s *Store) newTx(ctx context.Context, writable bool) *tx {
-	return &tx{s: s, ctx: ctx, writable: writable, reads: map[string]int64{}, writes: map[string]write{}}
+	return &tx{s: s, ctx: ctx, writable: writable, reads: map[string]int64{}, vals: map[string][]byte{}, writes: map[string]write{}}
 }
 
 // get runs a range request at the snapshot's revision.
 func (t *tx) get(key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	if t.done {
+		return nil, errCommitted
+	}
 	if t.rev != 0 {
 		opts = append(opts, clientv3.WithRev(t.rev))
 	}
@@ -448,27 +516,112 @@ func (t *tx) compares() []clientv3.Cmp {
 	return cmps
 }
 
-func (t *tx) Get(bucket, key []byte) ([]byte, error) {
-	k := t.s.bucketKey(bucket, key)
+// known returns what t returns for etcd key k without asking the
+// cluster: its pending write, or what it read before.
+func (t *tx) known(k string) ([]byte, bool) {
 	if w, ok := t.writes[k]; ok {
 		if w.deleted {
-			return nil, nil
+			return nil, true
 		}
-		return w.value, nil
+		return w.value, true
+	}
+	v, ok := t.vals[k]
+	return v, ok
+}
+
+// found records what a read of etcd key k returned (p nil: nothing).
+func (t *tx) found(k string, p *mvccpb.KeyValue) {
+	if p == nil {
+		t.reads[k], t.vals[k] = 0, nil
+		return
+	}
+	t.reads[k], t.vals[k] = p.ModRevision, nonNil(p.Value)
+}
+
+func (t *tx) Get(bucket, key []byte) ([]byte, error) {
+	if t.done {
+		return nil, errCommitted
+	}
+	k := t.s.bucketKey(bucket, key)
+	if v, ok := t.known(k); ok {
+		return v, nil
 	}
 	resp, err := t.get(k)
 	if err != nil {
 		return nil, err
 	}
-	if len(resp.Kvs) == 0 {
-		t.reads[k] = 0
-		return nil, nil
+	var p *mvccpb.KeyValue
+	if len(resp.Kvs) > 0 {
+		p = resp.Kvs[0]
 	}
-	t.reads[k] = resp.Kvs[0].ModRevision
-	return nonNil(resp.Kvs[0].Value), nil
+	t.found(k, p)
+	return t.vals[k], nil
+}
+
+// GetAll reads the keys t knows nothing of yet in one etcd Txn of range
+// requests, at t's revision (etcd reads each request of a Txn at the
+// revision it names, as a lone Range).
+func (t *tx) GetAll(keys []kv.Key) ([][]byte, error) {
+	if t.done {
+		return nil, errCommitted
+	}
+	ek := make([]string, len(keys))
+	var fetch []string
+	distinct := map[string]bool{}
+	for i, k := range keys {
+		ek[i] = t.s.bucketKey(k.Bucket, k.Key)
+		if distinct[ek[i]] {
+			continue
+		}
+		distinct[ek[i]] = true
+		if _, ok := t.known(ek[i]); !ok {
+			fetch = append(fetch, ek[i])
+		}
+	}
+	if len(distinct) > t.s.MaxOps() {
+		return nil, fmt.Errorf("etcdstore: read: %w: %d keys at once, etcd takes at most %d per transaction",
+			kv.ErrTooLarge, len(distinct), t.s.MaxOps())
+	}
+	if len(fetch) > 0 {
+		var opts []clientv3.OpOption
+		if t.rev != 0 {
+			opts = append(opts, clientv3.WithRev(t.rev))
+		}
+		ops := make([]clientv3.Op, len(fetch))
+		for i, k := range fetch {
+			ops[i] = clientv3.OpGet(k, opts...)
+		}
+		ctx, cancel := context.WithTimeout(t.ctx, t.s.timeout)
+		resp, err := t.s.cli.Txn(ctx).Then(ops...).Commit()
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("etcdstore: read: %w", err)
+		}
+		if len(resp.Responses) != len(fetch) {
+			return nil, fmt.Errorf("etcdstore: read: %d answers to %d reads", len(resp.Responses), len(fetch))
+		}
+		if t.rev == 0 {
+			t.rev = resp.Header.Revision
+		}
+		for i, k := range fetch {
+			var p *mvccpb.KeyValue
+			if r := resp.Responses[i].GetResponseRange(); r != nil && len(r.Kvs) > 0 {
+				p = r.Kvs[0]
+			}
+			t.found(k, p)
+		}
+	}
+	vs := make([][]byte, len(keys))
+	for i, k := range ek {
+		vs[i], _ = t.known(k)
+	}
+	return vs, nil
 }
 
 func (t *tx) Put(bucket, key, value []byte) error {
+	if t.done {
+		return errCommitted
+	}
 	if !t.writable {
 		return kv.ErrReadOnly
 	}
@@ -477,6 +630,9 @@ func (t *tx) Put(bucket, key, value []byte) error {
 }
 
 func (t *tx) Delete(bucket, key []byte) error {
+	if t.done {
+		return errCommitted
+	}
 	if !t.writable {
 		return kv.ErrReadOnly
 	}
@@ -572,7 +728,7 @@ func (t *tx) read(p *kvPair) {
 		return
 	}
 	if _, ok := t.reads[p.key]; !ok {
-		t.reads[p.key] = p.rev
+		t.reads[p.key], t.vals[p.key] = p.rev, p.value
 	}
 }
 
@@ -590,6 +746,9 @@ func (t *tx) Count(bucket []byte) (int, error) {
 }
 
 func (t *tx) NextSequence(bucket []byte) (uint64, error) {
+	if t.done {
+		return 0, errCommitted
+	}
 	if !t.writable {
 		return 0, kv.ErrReadOnly
 	}
