@@ -20,21 +20,21 @@ func TestChatLangForAdminsOnly(t *testing.T) {
 	no := func(context.Context) (bool, error) { return false, nil }
 	admin, member, nobody := req("ann"), req("bob"), req("cy")
 	admin.Admin, member.Admin = yes, no
-	help := func(r Request) string { return d.Command(ctx, r, "/help").Text }
+	help := func(r Request) string { return read(d.Text(ctx, r, "/help")).Text }
 	enHelp := help(nobody)
 
 	for _, r := range []Request{member, nobody} {
-		if got := d.Command(ctx, r, "/chatlang zh").Text; got != render.T(render.English, render.MsgChatLangAdmin) {
+		if got := read(d.Text(ctx, r, "/chatlang zh")).Text; got != render.T(render.English, render.MsgChatLangAdmin) {
 			t.Errorf("/chatlang zh by %s: %q", r.User.Name, got)
 		}
 	}
 	if help(nobody) != enHelp {
 		t.Fatal("a refused /chatlang changed the chat's language")
 	}
-	if got := d.Command(ctx, admin, "/chatlang xx").Text; got != render.T(render.English, render.MsgBadChatLang) {
+	if got := read(d.Text(ctx, admin, "/chatlang xx")).Text; got != render.T(render.English, render.MsgBadChatLang) {
 		t.Errorf("/chatlang xx: %q", got)
 	}
-	if got := d.Command(ctx, admin, "/chatlang ZH").Text; got != render.T(render.Chinese, render.MsgChatLangSet, "中文") {
+	if got := read(d.Text(ctx, admin, "/chatlang ZH")).Text; got != render.T(render.Chinese, render.MsgChatLangSet, "中文") {
 		t.Errorf("/chatlang zh: %q", got)
 	}
 	// cy has set no language: the chat's is used, over the client's.
@@ -42,11 +42,11 @@ func TestChatLangForAdminsOnly(t *testing.T) {
 		t.Errorf("help after /chatlang zh:\n%s", got)
 	}
 	// A user's own /lang wins over the chat's.
-	d.Command(ctx, member, "/lang en")
+	read(d.Text(ctx, member, "/lang en"))
 	if d.Lang(ctx, member) != render.English {
 		t.Error("/lang en lost to the chat's language")
 	}
-	if got := d.Command(ctx, admin, "/chatlang auto").Text; got != render.T(render.English, render.MsgChatLangAuto) {
+	if got := read(d.Text(ctx, admin, "/chatlang auto")).Text; got != render.T(render.English, render.MsgChatLangAuto) {
 		t.Errorf("/chatlang auto: %q", got)
 	}
 	if d.Lang(ctx, nobody) != render.English {
@@ -55,7 +55,7 @@ func TestChatLangForAdminsOnly(t *testing.T) {
 	// The platform cannot tell: refused, nothing changes.
 	broken := admin
 	broken.Admin = func(context.Context) (bool, error) { return false, errors.New("platform down") }
-	if got := d.Command(ctx, broken, "/chatlang zh").Text; got != render.T(render.English, render.MsgInternal) || d.Lang(ctx, nobody) != render.English {
+	if got := read(d.Text(ctx, broken, "/chatlang zh")).Text; got != render.T(render.English, render.MsgInternal) || d.Lang(ctx, nobody) != render.English {
 		t.Errorf("/chatlang with the platform down: %q", got)
 	}
 	if got := help(nobody); !strings.Contains(got, "/chatlang en|zh|auto") {

@@ -147,7 +147,7 @@ func ParseCommand(text, botName string) (Command, error) {
 		}
 		return Command{Name: name}, nil
 	case CmdPlay:
-		p, err := parsePlay(args)
+		p, err := ParsePlay(args)
 		return Command{Name: name, Play: p}, err
 	case CmdDuel:
 		d, err := parseDuel(args)
@@ -189,12 +189,12 @@ func ParseCommand(text, botName string) (Command, error) {
 	return Command{}, &CommandError{Key: render.MsgUnknownCommand, Arg: "/" + name}
 }
 
-// parsePlay reads the /play arguments in any order: a level, a game (a
+// ParsePlay reads the /play arguments in any order: a level, a game (a
 // preset or WxH with an optional kK), who moves first, and "exact" for
 // exact-K rules or "renju" for renju on a board with K = 5 (the renju
 // preset is 15×15). Renju beside exact or with another K is refused as a
 // bad "renju" argument.
-func parsePlay(args []string) (PlayArgs, error) {
+func ParsePlay(args []string) (PlayArgs, error) {
 	p := DefaultPlay()
 	var haveLevel, haveBoard, haveK, haveSide, exact, renju bool
 	renjuWord := ""
@@ -285,7 +285,7 @@ func parseDuel(args []string) (DuelArgs, error) {
 		d.Opponent, args = name, args[1:]
 	} else if len(args) > 0 {
 		var ce *CommandError
-		_, err := parsePlay(args[:1])
+		_, err := ParsePlay(args[:1])
 		if _, lerr := engine.ParseLevel(strings.ToLower(args[0])); lerr != nil && errors.As(err, &ce) && ce.Key == render.MsgBadArgument {
 			return d, &CommandError{Key: render.MsgDuelByName, Arg: args[0]}
 		}
@@ -298,7 +298,7 @@ func parseDuel(args []string) (DuelArgs, error) {
 			return d, &CommandError{Key: render.MsgBadDuelArgument, Arg: arg}
 		}
 	}
-	p, err := parsePlay(args)
+	p, err := ParsePlay(args)
 	var ce *CommandError
 	if errors.As(err, &ce) {
 		key := map[render.Key]render.Key{render.MsgBadArgument: render.MsgBadDuelArgument, render.MsgBadRules: render.MsgBadDuelRules}[ce.Key]

@@ -11,7 +11,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 var ctx = context.Background()
@@ -29,7 +29,7 @@ func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock();
 // newDispatcher returns a dispatcher on a fresh bbolt file with clock c.
 func newDispatcher(t *testing.T, c *fakeClock) (*Dispatcher, *session.Service) {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,23 +44,23 @@ func req(name string) Request {
 }
 
 // tapAction taps the button of kind in the reply's keyboard.
-func tapAction(t *testing.T, d *Dispatcher, r Request, game session.View, kind render.ActionKind) Reply {
+func tapAction(t *testing.T, d *Dispatcher, r Request, game session.View, kind render.ActionKind) reply {
 	t.Helper()
 	_, kb := render.Message(game, render.English, render.ConsoleLayout, nil)
 	for _, row := range kb.Rows {
 		for _, b := range row {
 			if b.Action.Kind == kind {
-				return d.Tap(ctx, r, EncodeAction(b.Action))
+				return read(d.Tap(ctx, r, EncodeAction(b.Action)))
 			}
 		}
 	}
 	t.Fatalf("no button of kind %d on game %s (%s)", kind, game.ID(), game.Status())
-	return Reply{}
+	return reply{}
 }
 
 func TestChallengeButtons(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
-	r := d.Command(ctx, req("alice"), "/duel @bob first")
+	r := read(d.Text(ctx, req("alice"), "/duel @bob first"))
 	if r.Game == nil || r.Game.Status() != session.Open || r.Edit != "" {
 		t.Fatalf("/duel: %+v", r)
 	}
@@ -79,7 +79,7 @@ func TestChallengeButtons(t *testing.T) {
 		t.Fatalf("declined text %q", text)
 	}
 
-	ch = *d.Command(ctx, req("alice"), "/duel").Game
+	ch = *read(d.Text(ctx, req("alice"), "/duel")).Game
 	if got := tapAction(t, d, req("bob"), ch, render.Cancel); got.Notice != "This challenge is not for you." {
 		t.Fatalf("bob cancels alice's: %+v", got)
 	}
@@ -87,24 +87,24 @@ func TestChallengeButtons(t *testing.T) {
 		t.Fatalf("alice cancels: %+v", got)
 	}
 	// A typed /accept with nothing to accept says so.
-	if got := d.Command(ctx, req("bob"), "/accept"); got.Text != render.T(render.English, render.MsgNoChallenge) {
+	if got := read(d.Text(ctx, req("bob"), "/accept")); got.Text != render.T(render.English, render.MsgNoChallenge) {
 		t.Fatalf("/accept with nothing open: %+v", got)
 	}
 }
 
 func TestDuelTypedMovesAndRematchTaps(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
-	ch := *d.Command(ctx, req("alice"), "/duel @bob first").Game
-	if err := d.Bind(ctx, ch.ID(), "m1"); err != nil {
+	ch := *read(d.Text(ctx, req("alice"), "/duel @bob first")).Game
+	if err := bind(d, ch.ID(), "m1"); err != nil {
 		t.Fatal(err)
 	}
-	acc := d.Command(ctx, req("bob"), "/accept")
+	acc := read(d.Text(ctx, req("bob"), "/accept"))
 	if acc.Game == nil || acc.Game.Status() != session.Running || acc.Edit != "m1" {
 		t.Fatalf("/accept: %+v", acc)
 	}
 	// Typed moves find each player's duel.
 	for i, mv := range []struct{ who, cell string }{{"alice", "a3"}, {"bob", "a2"}, {"alice", "b3"}, {"bob", "b2"}, {"alice", "c3"}} {
-		r := d.Move(ctx, req(mv.who), mv.cell)
+		r := read(d.Text(ctx, req(mv.who), mv.cell))
 		if r.Game == nil || r.Edit != "m1" {
 			t.Fatalf("move %d (%s %s): %+v", i, mv.who, mv.cell, r)
 		}
@@ -113,17 +113,17 @@ func TestDuelTypedMovesAndRematchTaps(t *testing.T) {
 	if acc.Game.Status() != session.Won {
 		t.Fatalf("game %s", acc.Game.Status())
 	}
-	if r := d.Move(ctx, req("bob"), "c1"); r.Text != render.T(render.English, render.MsgTypedGameOver) || r.Game != nil {
+	if r := read(d.Text(ctx, req("bob"), "c1")); r.Text != render.T(render.English, render.MsgTypedGameOver) || r.Game != nil {
 		t.Fatalf("typed move after the game ended: %+v", r)
 	}
-	if r := d.Move(ctx, req("carol"), "c1"); r != (Reply{}) {
+	if r := read(d.Text(ctx, req("carol"), "c1")); !r.empty() {
 		t.Fatalf("typed move of someone with no game: %+v", r)
 	}
 	first := tapAction(t, d, req("bob"), *acc.Game, render.Rematch)
 	if first.Game == nil || first.Edit != "" || first.Game.SideOf("id-bob") != 1 {
 		t.Fatalf("rematch tap: %+v", first)
 	}
-	if err := d.Bind(ctx, first.Game.ID(), "m2"); err != nil {
+	if err := bind(d, first.Game.ID(), "m2"); err != nil {
 		t.Fatal(err)
 	}
 	second := tapAction(t, d, req("alice"), *acc.Game, render.Rematch)
@@ -138,16 +138,16 @@ func TestDuelTypedMovesAndRematchTaps(t *testing.T) {
 func TestExpiredTapsAndSweeperReplies(t *testing.T) {
 	c := &fakeClock{t: time.Unix(1e9, 0)}
 	d, svc := newDispatcher(t, c)
-	ch := *d.Command(ctx, req("alice"), "/duel").Game
+	ch := *read(d.Text(ctx, req("alice"), "/duel")).Game
 	c.Advance(session.DefaultChallengeTTL)
 	got := tapAction(t, d, req("bob"), ch, render.Accept)
 	if got.Notice != "The game expired." || got.Game == nil || got.Game.Status() != session.Lapsed || got.Edit != "m1" {
 		t.Fatalf("late accept: %+v", got)
 	}
-	if err := svc.SetChatSettings(ctx, "test", "c", session.ChatSettings{Lang: "zh"}); err != nil {
+	if err := svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: "test", Chat: "c"}}).SetChatSettings(session.ChatSettings{Lang: "zh"}); err != nil {
 		t.Fatal(err)
 	}
-	r := d.Expired(ctx, *got.Game)
+	r := read(d.Expired(ctx, *got.Game))
 	if r.Lang != render.Chinese || r.Game == nil {
 		t.Fatalf("sweeper reply: %+v", r)
 	}
@@ -158,25 +158,25 @@ func TestExpiredTapsAndSweeperReplies(t *testing.T) {
 
 func TestLanguageSettings(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
-	if r := d.Command(ctx, req("alice"), "/lang zh"); r.Lang != render.Chinese || r.Text != render.T(render.Chinese, render.MsgLangSet) {
+	if r := read(d.Text(ctx, req("alice"), "/lang zh")); r.Lang != render.Chinese || r.Text != render.T(render.Chinese, render.MsgLangSet) {
 		t.Fatalf("/lang zh: %+v", r)
 	}
-	if r := d.Command(ctx, req("alice"), "/help"); r.Lang != render.Chinese || !strings.Contains(r.Text, "再来一局") {
+	if r := read(d.Text(ctx, req("alice"), "/help")); r.Lang != render.Chinese || !strings.Contains(r.Text, "再来一局") {
 		t.Fatalf("help after /lang zh: %+v", r)
 	}
-	if r := d.Command(ctx, req("bob"), "/help"); r.Lang != render.English {
+	if r := read(d.Text(ctx, req("bob"), "/help")); r.Lang != render.English {
 		t.Fatalf("bob's language changed: %+v", r)
 	}
-	if r := d.Command(ctx, req("alice"), "/lang fr"); !strings.Contains(r.Text, "/lang en") {
+	if r := read(d.Text(ctx, req("alice"), "/lang fr")); !strings.Contains(r.Text, "/lang en") {
 		t.Fatalf("/lang fr: %+v", r)
 	}
-	if r := d.Command(ctx, req("alice"), "/duel @alice"); r.Text != render.T(render.Chinese, render.MsgDuelSelf) {
+	if r := read(d.Text(ctx, req("alice"), "/duel @alice")); r.Text != render.T(render.Chinese, render.MsgDuelSelf) {
 		t.Fatalf("duel oneself: %+v", r)
 	}
-	if r := d.Command(ctx, req("bob"), "/top hard"); r.Text != "Most wins against hard here:\nNobody is on this board yet." {
+	if r := read(d.Text(ctx, req("bob"), "/top hard")); r.Text != "Most wins against hard here:\nNobody is on this board yet." {
 		t.Fatalf("/top hard: %q", r.Text)
 	}
-	if r := d.Command(ctx, req("bob"), "/stats"); r.Text != "bob — duel rating 1200, duels played: 0\nNo finished games yet." {
+	if r := read(d.Text(ctx, req("bob"), "/stats")); r.Text != "bob — duel rating 1200, duels played: 0\nNo finished games yet." {
 		t.Fatalf("/stats: %q", r.Text)
 	}
 }
@@ -184,14 +184,14 @@ func TestLanguageSettings(t *testing.T) {
 func TestBarePlayUsesChatDefaults(t *testing.T) {
 	d, svc := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	gomoku, _ := engine.Preset("gomoku")
-	if err := svc.SetChatSettings(ctx, "test", "c", session.ChatSettings{Rules: gomoku, Level: engine.Easy}); err != nil {
+	if err := svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: "test", Chat: "c"}}).SetChatSettings(session.ChatSettings{Rules: gomoku, Level: engine.Easy}); err != nil {
 		t.Fatal(err)
 	}
-	r := d.Command(ctx, req("alice"), "/play")
+	r := read(d.Text(ctx, req("alice"), "/play"))
 	if r.Game == nil || r.Game.Rules() != gomoku || r.Game.Seat(engine.White).AI != engine.Easy {
 		t.Fatalf("bare /play: %+v", r)
 	}
-	r = d.Command(ctx, req("bob"), "/play ttt")
+	r = read(d.Text(ctx, req("bob"), "/play ttt"))
 	if r.Game == nil || r.Game.Rules() != engine.TicTacToe() || r.Game.Seat(engine.White).AI != engine.Medium {
 		t.Fatalf("/play ttt: %+v", r)
 	}
@@ -200,12 +200,12 @@ func TestBarePlayUsesChatDefaults(t *testing.T) {
 func TestDuelAddressedByIDIgnoresNames(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	args := DefaultDuel()
-	if r := d.Duel(ctx, req("alice"), args, session.User{ID: "id-alice", Name: "someone"}); r.Game != nil || r.Text != render.T(render.English, render.MsgDuelSelf) {
+	if r := read(d.Duel(ctx, req("alice"), args, session.User{ID: "id-alice", Name: "someone"})); r.Game != nil || r.Text != render.T(render.English, render.MsgDuelSelf) {
 		t.Fatalf("alice duels her own id: %+v", r)
 	}
 	// The member is named "Bob B." in the challenge; whoever answers is
 	// matched by id, whatever their name.
-	r := d.Duel(ctx, req("alice"), args, session.User{ID: "id-bob", Name: "Bob B."})
+	r := read(d.Duel(ctx, req("alice"), args, session.User{ID: "id-bob", Name: "Bob B."}))
 	if r.Game == nil || r.Game.Status() != session.Open || r.Game.Seat(r.Game.Challenger().Opponent()).User.ID != "id-bob" {
 		t.Fatalf("/duel by id: %+v", r)
 	}
@@ -228,12 +228,12 @@ func TestDuelAddressedByIDIgnoresNames(t *testing.T) {
 func TestStaleTapRedrawsTheBoard(t *testing.T) {
 	d, svc := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	alice := req("alice")
-	start := d.Command(ctx, alice, "/play easy")
+	start := read(d.Text(ctx, alice, "/play easy"))
 	if start.Game == nil {
 		t.Fatalf("/play: %+v", start)
 	}
 	// As the adapter does once it sent the board.
-	if err := d.Bind(ctx, start.Game.ID(), alice.Message); err != nil {
+	if err := bind(d, start.Game.ID(), alice.Message); err != nil {
 		t.Fatal(err)
 	}
 	old := *start.Game
@@ -260,10 +260,10 @@ func TestStaleTapRedrawsTheBoard(t *testing.T) {
 func TestStatsNameGamesAndLevelsInTheUsersLanguage(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	for _, play := range []string{"/play easy", "/play 6x4 k4 hard", "/play gomoku medium"} {
-		if r := d.Command(ctx, req("alice"), play); r.Game == nil {
+		if r := read(d.Text(ctx, req("alice"), play)); r.Game == nil {
 			t.Fatalf("%s: %+v", play, r)
 		}
-		if r := d.Command(ctx, req("alice"), "/resign"); r.Game == nil {
+		if r := read(d.Text(ctx, req("alice"), "/resign")); r.Game == nil {
 			t.Fatalf("/resign: %+v", r)
 		}
 	}
@@ -278,8 +278,8 @@ func TestStatsNameGamesAndLevelsInTheUsersLanguage(t *testing.T) {
 			"五子棋 对 AI（中等）：胜 0，负 1，平 0",
 	}
 	for lang, stats := range want {
-		d.Command(ctx, req("alice"), lang)
-		if r := d.Command(ctx, req("alice"), "/stats"); r.Text != stats {
+		read(d.Text(ctx, req("alice"), lang))
+		if r := read(d.Text(ctx, req("alice"), "/stats")); r.Text != stats {
 			t.Errorf("/stats after %s:\n%s\nwant\n%s", lang, r.Text, stats)
 		}
 	}
@@ -292,7 +292,7 @@ func TestEveryBoardAndChallengeNamesItsRules(t *testing.T) {
 		{"bob", "/duel 7x7 k4 exact first", "Open challenge from bob: 7×7, exactly four in a row. bob will play ❌."},
 		{"carol", "/play gomoku hard", "⚫ carol  vs  ⚪ AI (hard) · Gomoku 15×15\n"},
 	} {
-		r := d.Command(ctx, req(tt.who), tt.command)
+		r := read(d.Text(ctx, req(tt.who), tt.command))
 		if r.Game == nil {
 			t.Fatalf("%s: %+v", tt.command, r)
 		}

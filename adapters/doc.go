@@ -1,13 +1,28 @@
 // Package adapters holds what every chat platform shares: the command
-// grammar (/play, /duel, /accept, /rematch, /stats, ...), the callback-data codec that lets a
-// button carry its action, and the Dispatcher that turns commands, taps and
-// typed coordinates into session calls.
+// grammar (/play, /duel, /accept, /rematch, /stats, ...), the
+// callback-data codec that lets a button carry its action, the
+// Dispatcher that decides what a request comes to, and Carry, which
+// carries a decision out through a platform's Front.
 //
-// Platform adapters (telegram, discord, console) translate their updates
-// into Dispatcher calls and the returned Reply into their own messages
-// (render.Compose), and ask it their game questions: the language to
-// answer in (Lang), whether an answer may wait for the AI (SlowTap,
-// SlowText).
-// They keep no game state: what a tap needs is in its callback data and the
-// stored game. A Dispatcher is safe for concurrent use.
+// The path of a request: a front (adapters/telegram, adapters/discord,
+// adapters/console) turns a platform update into a Request and hands it,
+// with its callback data or typed text, to the Dispatcher (Tap, Text,
+// and the entries for a front's own buttons). The Dispatcher decodes the
+// data once and decides on one session.Turn: one read of the store, the
+// change (the AI thinking with nothing held in the store), one commit.
+// What it decided is a Decision: a list of effects (Notice, Say, Show,
+// Attach). The front passes it to Carry, which issues the effects through
+// the front's four methods (Notify, Send, Edit, Attach) in one fixed
+// order, and returns the new messages to bind to their games. No front
+// reads a decision, and none holds game state: what a tap needs is in its
+// callback data and the stored game.
+//
+// The files: dispatcher.go (requests, the builder of decisions,
+// refusals), taps.go (buttons), typed.go (commands and typed moves),
+// records.go (history, replays, records, stats, charts, leaderboards),
+// effects.go (decisions, fronts, Carry), command.go and callback.go (the
+// grammar and the codec).
+//
+// A Dispatcher is safe for concurrent use; Carry is as safe as the fronts
+// it is given.
 package adapters

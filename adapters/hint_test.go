@@ -10,14 +10,13 @@ import (
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // newHintDispatcher returns a dispatcher whose games against the AI allow
 // hints hints each, with a short think time.
 func newHintDispatcher(t *testing.T, hints int) *Dispatcher {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +37,11 @@ func newHintDispatcher(t *testing.T, hints int) *Dispatcher {
 func TestHintByCommandAndButton(t *testing.T) {
 	d := newHintDispatcher(t, 2)
 	alice := req("alice")
-	if r := d.Command(ctx, alice, "/hint"); r.Text != render.T(render.English, render.MsgNoGame) {
+	if r := read(d.Text(ctx, alice, "/hint")); r.Text != render.T(render.English, render.MsgNoGame) {
 		t.Fatalf("/hint with no game: %+v", r)
 	}
-	g := *d.Command(ctx, alice, "/play easy").Game
-	if err := d.Bind(ctx, g.ID(), "m1"); err != nil {
+	g := *read(d.Text(ctx, alice, "/play easy")).Game
+	if err := bind(d, g.ID(), "m1"); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = d.svc.Game(ctx, g.ID())
@@ -69,53 +68,53 @@ func TestHintByCommandAndButton(t *testing.T) {
 		}
 	}
 	// A doubled tap (the same button once more) gives the same hint.
-	if again := d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Hint, Game: g.ID(), MoveNo: g.MoveNo()})); again.Game == nil || again.Game.Hints() != 1 {
+	if again := read(d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Hint, Game: g.ID(), MoveNo: g.MoveNo()}))); again.Game == nil || again.Game.Hints() != 1 {
 		t.Fatalf("doubled 💡: %+v", again)
 	}
-	if r := d.Command(ctx, req("bob"), "/hint"); r.Text != render.T(render.English, render.MsgNoGame) {
+	if r := read(d.Text(ctx, req("bob"), "/hint")); r.Text != render.T(render.English, render.MsgNoGame) {
 		t.Fatalf("bob's /hint: %+v", r)
 	}
 	if r := tapAction(t, d, req("bob"), g, render.Hint); r.Notice != "This is not your game." {
 		t.Fatalf("bob's 💡: %+v", r)
 	}
 	// The move clears the hint; typed /hint gives the second.
-	r = d.Move(ctx, alice, render.FormatCoord(h, g.Rules()))
+	r = read(d.Text(ctx, alice, render.FormatCoord(h, g.Rules())))
 	if _, ok := r.Game.Hint(); ok || r.Game == nil {
 		t.Fatalf("the hint outlived the move: %+v", r)
 	}
-	r = d.Command(ctx, alice, "/hint")
+	r = read(d.Text(ctx, alice, "/hint"))
 	if r.Game == nil || r.Game.Hints() != 2 || r.Edit != "m1" {
 		t.Fatalf("/hint: %+v", r)
 	}
 	h, _ = r.Game.Hint()
-	r = d.Move(ctx, alice, render.FormatCoord(h, g.Rules()))
+	r = read(d.Text(ctx, alice, render.FormatCoord(h, g.Rules())))
 	if r.Game.Status() != session.Running {
 		t.Skipf("the game ended early: %s", r.Game.Status())
 	}
-	if r := d.Command(ctx, alice, "/hint"); r.Text != "No hints left in this game (2 used)." || r.Game != nil {
+	if r := read(d.Text(ctx, alice, "/hint")); r.Text != "No hints left in this game (2 used)." || r.Game != nil {
 		t.Fatalf("third /hint: %+v", r)
 	}
-	d.Command(ctx, alice, "/lang zh")
+	read(d.Text(ctx, alice, "/lang zh"))
 	if r := tapAction(t, d, alice, *r.Game, render.Resign); r.Game == nil {
 		t.Fatalf("resign: %+v", r)
 	}
-	if r := d.Command(ctx, alice, "/hint"); r.Text != render.T(render.Chinese, render.MsgTypedGameOver) {
+	if r := read(d.Text(ctx, alice, "/hint")); r.Text != render.T(render.Chinese, render.MsgTypedGameOver) {
 		t.Fatalf("/hint after the end: %+v", r)
 	}
-	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "有提示：1 局") {
+	if r := read(d.Text(ctx, alice, "/stats")); !strings.Contains(r.Text, "有提示：1 局") {
 		t.Errorf("/stats in Chinese:\n%s", r.Text)
 	}
-	d.Command(ctx, alice, "/lang en")
-	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "(games with hints: 1;") {
+	read(d.Text(ctx, alice, "/lang en"))
+	if r := read(d.Text(ctx, alice, "/stats")); !strings.Contains(r.Text, "(games with hints: 1;") {
 		t.Errorf("/stats:\n%s", r.Text)
 	}
-	if r := d.Command(ctx, alice, "/help"); !strings.Contains(r.Text, "/hint") {
+	if r := read(d.Text(ctx, alice, "/help")); !strings.Contains(r.Text, "/hint") {
 		t.Errorf("/help says nothing of /hint:\n%s", r.Text)
 	}
 	// In a duel.
-	d.Command(ctx, alice, "/duel @carol")
-	d.Command(ctx, req("carol"), "/accept")
-	if r := d.Command(ctx, alice, "/hint"); r.Text != render.T(render.English, render.MsgHintDuel) {
+	read(d.Text(ctx, alice, "/duel @carol"))
+	read(d.Text(ctx, req("carol"), "/accept"))
+	if r := read(d.Text(ctx, alice, "/hint")); r.Text != render.T(render.English, render.MsgHintDuel) {
 		t.Fatalf("/hint in a duel: %+v", r)
 	}
 }
@@ -125,11 +124,11 @@ func TestHintByCommandAndButton(t *testing.T) {
 func TestHintMovesTheWindow(t *testing.T) {
 	d := newHintDispatcher(t, 3)
 	alice := req("alice")
-	g := *d.Command(ctx, alice, "/play easy gomoku").Game
+	g := *read(d.Text(ctx, alice, "/play easy gomoku")).Game
 	// Move the window to a corner first.
 	corner := engine.Point{}
-	d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Scroll, Game: g.ID(), Window: corner}))
-	r := d.Command(ctx, alice, "/hint")
+	read(d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Scroll, Game: g.ID(), Window: corner})))
+	r := read(d.Text(ctx, alice, "/hint"))
 	if r.Game == nil {
 		t.Fatalf("/hint: %+v", r)
 	}
@@ -138,7 +137,7 @@ func TestHintMovesTheWindow(t *testing.T) {
 	if !kb.Partial || !kb.Window.Contains(h) {
 		t.Fatalf("window %+v does not show the hint %v", kb.Window, h)
 	}
-	if off := d.Command(ctx, alice, "/hint"); off.Game == nil || off.Game.Hints() != 1 {
+	if off := read(d.Text(ctx, alice, "/hint")); off.Game == nil || off.Game.Hints() != 1 {
 		t.Fatalf("/hint again: %+v", off)
 	}
 }
@@ -147,7 +146,7 @@ func TestHintMovesTheWindow(t *testing.T) {
 func TestHintsOff(t *testing.T) {
 	d := newHintDispatcher(t, 0)
 	alice := req("alice")
-	g := *d.Command(ctx, alice, "/play easy").Game
+	g := *read(d.Text(ctx, alice, "/play easy")).Game
 	_, kb := render.Message(g, render.English, render.ConsoleLayout, nil)
 	for _, row := range kb.Rows {
 		for _, b := range row {
@@ -156,7 +155,7 @@ func TestHintsOff(t *testing.T) {
 			}
 		}
 	}
-	if r := d.Command(ctx, alice, "/hint"); r.Text != render.T(render.English, render.MsgHintsOff) {
+	if r := read(d.Text(ctx, alice, "/hint")); r.Text != render.T(render.English, render.MsgHintsOff) {
 		t.Fatalf("/hint with hints off: %+v", r)
 	}
 }

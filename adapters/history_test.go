@@ -13,11 +13,11 @@ import (
 // finishGame starts a game against the AI for r and resigns it.
 func finishGame(t *testing.T, d *Dispatcher, r Request, play string) session.View {
 	t.Helper()
-	g := d.Command(ctx, r, play)
+	g := read(d.Text(ctx, r, play))
 	if g.Game == nil {
 		t.Fatalf("%s: %+v", play, g)
 	}
-	if err := d.Bind(ctx, g.Game.ID(), "m-"+string(g.Game.ID())); err != nil {
+	if err := bind(d, g.Game.ID(), "m-"+string(g.Game.ID())); err != nil {
 		t.Fatal(err)
 	}
 	r.Message = "m-" + string(g.Game.ID())
@@ -32,7 +32,7 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	c := &fakeClock{t: time.Unix(1e9, 0)}
 	d, _ := newDispatcher(t, c)
 	alice := req("alice")
-	if r := d.Command(ctx, alice, "/history"); r.Text != render.T(render.English, render.MsgHistoryEmpty) || r.Buttons != nil {
+	if r := read(d.Text(ctx, alice, "/history")); r.Text != render.T(render.English, render.MsgHistoryEmpty) || r.Buttons != nil {
 		t.Fatalf("/history before any game: %+v", r)
 	}
 	var games []session.View
@@ -46,7 +46,7 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	c.Advance(time.Minute)
 	elsewhere := finishGame(t, d, other, "/play easy gomoku second")
 
-	r := d.Command(ctx, alice, "/history")
+	r := read(d.Text(ctx, alice, "/history"))
 	lines := strings.Split(r.Text, "\n")
 	if len(lines) != 1+session.HistoryLen || r.Buttons == nil || r.Buttons.Buttons() != 2*session.HistoryLen {
 		t.Fatalf("/history: %q with %+v", r.Text, r.Buttons)
@@ -59,7 +59,7 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	}
 	private := alice
 	private.Chat, private.Private = "dm", true
-	r = d.Command(ctx, private, "/history")
+	r = read(d.Text(ctx, private, "/history"))
 	if lines := strings.Split(r.Text, "\n"); len(lines) != 1+session.HistoryLen || !strings.Contains(lines[1], "Gomoku") {
 		t.Fatalf("/history in a private chat: %q", r.Text)
 	}
@@ -68,37 +68,38 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	// chat; a doubled tap sends it once, and again after SendGap.
 	data := EncodeAction(r.Buttons.Rows[0][0].Action)
 	private.Message, private.HasButton = "list", true
-	if got := d.Tap(ctx, private, data); got.Replay == nil || got.Replay.ID() != elsewhere.ID() {
+	if got := read(d.Tap(ctx, private, data)); got.Replay == nil || got.Replay.ID() != elsewhere.ID() {
 		t.Fatalf("▶️: %+v", got)
 	}
-	if got := d.Tap(ctx, private, data); got.Replay != nil || got.Notice != "" {
+	if got := read(d.Tap(ctx, private, data)); got.Replay != nil || got.Notice != "" {
 		t.Fatalf("doubled ▶️: %+v", got)
 	}
 	c.Advance(session.SendGap)
-	if got := d.Tap(ctx, private, data); got.Replay == nil {
+	if got := read(d.Tap(ctx, private, data)); got.Replay == nil {
 		t.Fatalf("▶️ later: %+v", got)
 	}
 	// A redelivered update sends nothing more.
-	uctx := session.WithUpdate(ctx, "test", "u1")
+	redelivered := private
+	redelivered.Update = "u1"
 	c.Advance(session.SendGap)
-	if got := d.Tap(uctx, private, EncodeAction(render.Action{Kind: render.ExportGame, Game: games[0].ID()})); !strings.Contains(got.Record, "Moves (") {
+	if got := read(d.Tap(ctx, redelivered, EncodeAction(render.Action{Kind: render.ExportGame, Game: games[0].ID()}))); !strings.Contains(got.Record, "Moves (") {
 		t.Fatalf("📋: %+v", got)
 	}
 	c.Advance(session.SendGap)
-	if got := d.Tap(session.WithUpdate(ctx, "test", "u1"), private, EncodeAction(render.Action{Kind: render.ExportGame, Game: games[0].ID()})); got.Record != "" {
+	if got := read(d.Tap(ctx, redelivered, EncodeAction(render.Action{Kind: render.ExportGame, Game: games[0].ID()}))); got.Record != "" {
 		t.Fatalf("📋 redelivered: %+v", got)
 	}
 	// Someone else elsewhere cannot replay alice's game.
 	mallory := req("mallory")
 	mallory.Chat = "c3"
-	if got := d.Tap(ctx, mallory, data); got.Replay != nil || got.Notice == "" {
+	if got := read(d.Tap(ctx, mallory, data)); got.Replay != nil || got.Notice == "" {
 		t.Fatalf("a stranger's ▶️: %+v", got)
 	}
 	// The finished board's own ▶️ and /export.
 	if got := tapAction(t, d, alice, games[3], render.ReplayGame); got.Replay == nil || got.Replay.ID() != games[3].ID() {
 		t.Fatalf("▶️ under the board: %+v", got)
 	}
-	if got := d.Command(ctx, alice, "/export"); got.Record != render.Export(games[11], render.English) {
+	if got := read(d.Text(ctx, alice, "/export")); got.Record != render.Export(games[11], render.English) {
 		t.Fatalf("/export: %+v", got)
 	}
 }
@@ -108,16 +109,16 @@ func TestStatsChart(t *testing.T) {
 	d, _ := newDispatcher(t, c)
 	alice := req("alice")
 	finishGame(t, d, alice, "/play easy second")
-	r := d.Command(ctx, alice, "/stats")
-	if r.Chart == nil || !bytes.HasPrefix(r.Chart.PNG, []byte("\x89PNG")) || !strings.Contains(r.Chart.Caption, "No rated duel yet") || !strings.Contains(r.Text, "easy") {
+	r := read(d.Text(ctx, alice, "/stats"))
+	if r.Chart == nil || !bytes.HasPrefix(r.Chart.Data, []byte("\x89PNG")) || !strings.Contains(r.Chart.Caption, "No rated duel yet") || !strings.Contains(r.Text, "easy") {
 		t.Fatalf("/stats: %+v", r)
 	}
 	data := EncodeAction(r.Chart.Buttons.Rows[0][0].Action)
 	bob := req("bob")
-	if got := d.Tap(ctx, bob, data); got.Chart == nil || got.Chart.Caption != render.ChartCaption(render.English, nil, nil) {
+	if got := read(d.Tap(ctx, bob, data)); got.Chart == nil || got.Chart.Caption != render.ChartCaption(render.English, nil, nil) {
 		t.Fatalf("bob's 📈: %+v", got)
 	}
-	if got := d.Tap(ctx, bob, data); got.Chart != nil {
+	if got := read(d.Tap(ctx, bob, data)); got.Chart != nil {
 		t.Fatalf("a doubled 📈 sent a chart again")
 	}
 }

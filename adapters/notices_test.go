@@ -34,21 +34,21 @@ func TestTapOnTakenCellOrFinishedGameSaysWhy(t *testing.T) {
 			d, _ := newDispatcher(t, &fakeClock{})
 			ann := req("ann")
 			ann.Locale = string(l)
-			r := d.Command(ctx, ann, "/play easy")
+			r := read(d.Text(ctx, ann, "/play easy"))
 			centre := engine.Point{X: 1, Y: 1}
-			r = d.Tap(ctx, ann, cellData(t, *r.Game, centre))
+			r = read(d.Tap(ctx, ann, cellData(t, *r.Game, centre)))
 			if r.Game == nil || r.Game.Board().At(centre) != engine.Black {
 				t.Fatalf("first move: %+v", r)
 			}
-			if got := d.Tap(ctx, ann, cellData(t, *r.Game, centre)); got.Notice != render.T(l, render.MsgCellTaken) || got.Game != nil {
+			if got := read(d.Tap(ctx, ann, cellData(t, *r.Game, centre))); got.Notice != render.T(l, render.MsgCellTaken) || got.Game != nil {
 				t.Errorf("tap on a taken cell: %+v", got)
 			}
-			r = d.Command(ctx, ann, "/resign")
+			r = read(d.Text(ctx, ann, "/resign"))
 			if r.Game == nil || r.Game.Status() != session.Resigned {
 				t.Fatalf("/resign: %+v", r)
 			}
 			for _, p := range []engine.Point{{X: 0, Y: 0}, centre} {
-				if got := d.Tap(ctx, ann, cellData(t, *r.Game, p)); got.Notice != render.T(l, render.MsgGameOver) {
+				if got := read(d.Tap(ctx, ann, cellData(t, *r.Game, p))); got.Notice != render.T(l, render.MsgGameOver) {
 					t.Errorf("tap on %v of a finished game: %+v", p, got)
 				}
 			}
@@ -63,37 +63,37 @@ func TestTapOnTakenCellOrFinishedGameSaysWhy(t *testing.T) {
 func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{})
 	alice, bob := req("alice"), req("bob")
-	ai := *d.Command(ctx, alice, "/play easy").Game
-	duel := *d.Command(ctx, alice, "/duel @bob first").Game
-	if r := d.Command(ctx, bob, "/accept"); r.Game == nil || r.Game.ID() != duel.ID() {
+	ai := *read(d.Text(ctx, alice, "/play easy")).Game
+	duel := *read(d.Text(ctx, alice, "/duel @bob first")).Game
+	if r := read(d.Text(ctx, bob, "/accept")); r.Game == nil || r.Game.ID() != duel.ID() {
 		t.Fatalf("/accept: %+v", r)
 	}
 	// The accepted duel is on screen: alice's b2 is its first move.
-	r := d.Move(ctx, alice, "b2")
+	r := read(d.Text(ctx, alice, "b2"))
 	if r.Game == nil || r.Game.ID() != duel.ID() || r.Game.MoveNo() != 1 {
 		t.Fatalf("b2 after /accept went to %+v, want the duel %s", r.Game, duel.ID())
 	}
-	if r := d.Move(ctx, bob, "a3"); r.Game == nil || r.Game.ID() != duel.ID() {
+	if r := read(d.Text(ctx, bob, "a3")); r.Game == nil || r.Game.ID() != duel.ID() {
 		t.Fatalf("bob's a3 went to %+v, want the duel", r.Game)
 	}
 	// A tap in the game against the AI brings it back on screen.
-	tapped := d.Tap(ctx, alice, cellData(t, ai, engine.Point{X: 0, Y: 0}))
+	tapped := read(d.Tap(ctx, alice, cellData(t, ai, engine.Point{X: 0, Y: 0})))
 	if tapped.Game == nil || tapped.Game.ID() != ai.ID() {
 		t.Fatalf("tap in the AI game: %+v", tapped)
 	}
-	if r := d.Move(ctx, alice, "c3"); r.Game == nil || r.Game.ID() != ai.ID() {
+	if r := read(d.Text(ctx, alice, "c3")); r.Game == nil || r.Game.ID() != ai.ID() {
 		t.Fatalf("c3 after a tap in the AI game went to %+v", r.Game)
 	}
-	if r := d.Command(ctx, alice, "/resign"); r.Game == nil || r.Game.ID() != ai.ID() || r.Game.Status() != session.Resigned {
+	if r := read(d.Text(ctx, alice, "/resign")); r.Game == nil || r.Game.ID() != ai.ID() || r.Game.Status() != session.Resigned {
 		t.Fatalf("/resign went to %+v, want the AI game", r.Game)
 	}
 	// The game on screen is over and the duel runs: which game?
 	for _, text := range []string{"a1", "/resign"} {
-		var r Reply
+		var r reply
 		if text == "/resign" {
-			r = d.Command(ctx, alice, text)
+			r = read(d.Text(ctx, alice, text))
 		} else {
-			r = d.Move(ctx, alice, text)
+			r = read(d.Text(ctx, alice, text))
 		}
 		if r.Text != "Which game?" || r.Game != nil || r.Buttons == nil || len(r.Buttons.Rows) != 1 {
 			t.Fatalf("%s after the game on screen ended: %+v", text, r)
@@ -103,22 +103,22 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 			t.Fatalf("answer %+v, want the duel", show)
 		}
 	}
-	if got := d.Tap(ctx, bob, EncodeAction(render.Action{Kind: render.Show, Game: ai.ID()})); got.Notice == "" || got.Game != nil {
+	if got := read(d.Tap(ctx, bob, EncodeAction(render.Action{Kind: render.Show, Game: ai.ID()}))); got.Notice == "" || got.Game != nil {
 		t.Fatalf("bob showing alice's AI game: %+v", got)
 	}
-	shown := d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Show, Game: duel.ID()}))
+	shown := read(d.Tap(ctx, alice, EncodeAction(render.Action{Kind: render.Show, Game: duel.ID()})))
 	if shown.Game == nil || shown.Game.ID() != duel.ID() || shown.Edit != "" {
 		t.Fatalf("showing the duel: %+v", shown)
 	}
-	if r := d.Move(ctx, alice, "a1"); r.Game == nil || r.Game.ID() != duel.ID() || r.Game.MoveNo() != 3 {
+	if r := read(d.Text(ctx, alice, "a1")); r.Game == nil || r.Game.ID() != duel.ID() || r.Game.MoveNo() != 3 {
 		t.Fatalf("a1 after choosing the duel went to %+v", r)
 	}
 	// With the duel over too, a typed move says the game is over.
-	d.Command(ctx, alice, "/resign")
-	if r := d.Move(ctx, alice, "a2"); r.Text != "That game is over; /rematch or /play." {
+	read(d.Text(ctx, alice, "/resign"))
+	if r := read(d.Text(ctx, alice, "a2")); r.Text != "That game is over; /rematch or /play." {
 		t.Fatalf("a2 after every game ended: %+v", r)
 	}
-	if r := d.Move(ctx, alice, "hello"); r != (Reply{}) {
+	if r := read(d.Text(ctx, alice, "hello")); !r.empty() {
 		t.Fatalf("chat after every game ended: %+v", r)
 	}
 }
@@ -130,15 +130,15 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 func TestTappedCellKeepsItsWindow(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{})
 	alice, bob := req("alice"), req("bob")
-	d.Command(ctx, alice, "/duel @bob gomoku first")
-	duel := *d.Command(ctx, bob, "/accept").Game
+	read(d.Text(ctx, alice, "/duel @bob gomoku first"))
+	duel := *read(d.Text(ctx, bob, "/accept")).Game
 	origin := engine.Point{X: 0, Y: 2}
 	_, kb := render.Message(duel, render.English, render.TelegramLayout, &origin)
 	cell := kb.Rows[0][0].Action
 	if cell.Kind != render.Place || cell.Window != origin || cell.Cell != origin {
 		t.Fatalf("top-left cell of the window at %v: %+v", origin, cell)
 	}
-	r := d.Tap(ctx, alice, EncodeAction(cell))
+	r := read(d.Tap(ctx, alice, EncodeAction(cell)))
 	if r.Game == nil || r.Window == nil || *r.Window != origin || !r.Follow {
 		t.Fatalf("tap in the window: %+v", r)
 	}
@@ -148,7 +148,7 @@ func TestTappedCellKeepsItsWindow(t *testing.T) {
 		}
 	}
 	// bob answers far away, at o1: the window moves to show it.
-	far := d.Move(ctx, bob, "o1")
+	far := read(d.Text(ctx, bob, "o1"))
 	if far.Game == nil {
 		t.Fatalf("o1: %+v", far)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // refusalLog is a session.Observer that records refusal reasons.
@@ -33,7 +32,7 @@ func (r *refusalLog) Committed(time.Duration)                           {}
 // is asked (bad commands, forged buttons, coordinates off the board) reach
 // the session's observer, like the session's own refusals.
 func TestEveryRefusalIsCounted(t *testing.T) {
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +42,14 @@ func TestEveryRefusalIsCounted(t *testing.T) {
 	ctx := context.Background()
 	req := Request{Chat: "c", User: session.User{ID: "1", Name: "ann"}, Locale: "en", Message: "m"}
 
-	d.Command(ctx, req, "/dance")
-	d.Tap(ctx, req, "p:zz:garbage")
-	if r := d.Command(ctx, req, "/play"); r.Game == nil {
+	read(d.Text(ctx, req, "/dance"))
+	read(d.Tap(ctx, req, "p:zz:garbage"))
+	if r := read(d.Text(ctx, req, "/play")); r.Game == nil {
 		t.Fatalf("/play: %+v", r)
 	}
-	d.Move(ctx, req, "z9")
-	d.Move(ctx, req, "hello there") // ordinary chat: not a refusal
-	d.Command(ctx, req, "/play")    // already playing: a session refusal
+	read(d.Text(ctx, req, "z9"))
+	read(d.Text(ctx, req, "hello there")) // ordinary chat: not a refusal
+	read(d.Text(ctx, req, "/play"))       // already playing: a session refusal
 	want := []string{ReasonBadCommand, ReasonBadCallback, ReasonBadCoord, session.Reason(session.ErrAlreadyPlaying)}
 	if !slices.Equal(log.reasons, want) {
 		t.Fatalf("refusals counted %q, want %q", log.reasons, want)

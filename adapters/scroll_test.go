@@ -10,14 +10,13 @@ import (
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // newTestDispatcher returns a dispatcher of platform "test" on a bbolt
 // file in a temp directory, with seeded games.
 func newTestDispatcher(t *testing.T) *Dispatcher {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +39,14 @@ func TestEveryButtonTravelsAsCallbackData(t *testing.T) {
 	for _, preset := range engine.PresetNames() {
 		for lname, layout := range layouts {
 			req := Request{Chat: preset + lname, User: session.User{ID: "1", Name: "alice"}, Locale: "zh-CN", Message: "m1", HasButton: true}
-			start := d.Command(ctx, req, "/play easy second "+preset)
+			start := read(d.Text(ctx, req, "/play easy second "+preset))
 			if start.Game == nil {
 				t.Fatalf("%s: /play gave %+v", preset, start)
 			}
 			b := start.Game.Board()
 			reached := map[engine.Point]bool{}
 			seen := map[engine.Point]bool{}
-			replies := []Reply{start}
+			replies := []reply{start}
 			for len(replies) > 0 {
 				r := replies[0]
 				replies = replies[1:]
@@ -70,7 +69,7 @@ func TestEveryButtonTravelsAsCallbackData(t *testing.T) {
 						case render.Place:
 							reached[btn.Action.Cell] = true
 						case render.Scroll:
-							next := d.Tap(ctx, req, data)
+							next := read(d.Tap(ctx, req, data))
 							if next.Game == nil || next.Game.ID() != start.Game.ID() || next.Edit != "m1" || next.Window == nil || *next.Window != btn.Action.Window {
 								t.Fatalf("%s: tap gave %+v", what, next)
 							}
@@ -92,15 +91,15 @@ func TestScrollFromAnotherChatShowsNothing(t *testing.T) {
 	d := newTestDispatcher(t)
 	ctx := context.Background()
 	req := Request{Chat: "c1", User: session.User{ID: "1"}, Locale: "en", Message: "m1", HasButton: true}
-	start := d.Command(ctx, req, "/play gomoku19")
+	start := read(d.Text(ctx, req, "/play gomoku19"))
 	data := EncodeAction(render.Action{Kind: render.Scroll, Game: start.Game.ID(), Window: engine.Point{X: 3, Y: 4}})
 	req.Chat = "c2"
-	r := d.Tap(ctx, req, data)
+	r := read(d.Tap(ctx, req, data))
 	if r.Game != nil || r.Notice != render.T(render.English, render.MsgNotFound) {
 		t.Errorf("tap from another chat: %+v", r)
 	}
 	data = EncodeAction(render.Action{Kind: render.Scroll, Game: "nosuchgame", Window: engine.Point{X: 3, Y: 4}})
-	if r := d.Tap(ctx, req, data); r.Game != nil || r.Notice == "" {
+	if r := read(d.Tap(ctx, req, data)); r.Game != nil || r.Notice == "" {
 		t.Errorf("tap on a missing game: %+v", r)
 	}
 }
@@ -109,21 +108,21 @@ func TestRematchSwapsSides(t *testing.T) {
 	d := newTestDispatcher(t)
 	ctx := context.Background()
 	req := Request{Chat: "c1", User: session.User{ID: "1", Name: "alice"}, Locale: "en", Message: "m1", HasButton: true}
-	start := d.Command(ctx, req, "/play hard 5x5")
+	start := read(d.Text(ctx, req, "/play hard 5x5"))
 	rematch := EncodeAction(render.Action{Kind: render.Rematch, Game: start.Game.ID()})
-	if r := d.Tap(ctx, req, rematch); r.Game != nil || r.Notice != render.ErrorText(render.English, session.ErrNotOver) {
+	if r := read(d.Tap(ctx, req, rematch)); r.Game != nil || r.Notice != render.ErrorText(render.English, session.ErrNotOver) {
 		t.Fatalf("rematch of a running game: %+v", r)
 	}
-	over := d.Command(ctx, req, "/resign")
+	over := read(d.Text(ctx, req, "/resign"))
 	if over.Game == nil || over.Game.Status() != session.Resigned {
 		t.Fatalf("/resign: %+v", over)
 	}
 	other := req
 	other.User = session.User{ID: "2"}
-	if r := d.Tap(ctx, other, rematch); r.Game != nil || r.Notice != render.T(render.English, render.MsgNotAPlayer) {
+	if r := read(d.Tap(ctx, other, rematch)); r.Game != nil || r.Notice != render.T(render.English, render.MsgNotAPlayer) {
 		t.Errorf("rematch by a stranger: %+v", r)
 	}
-	r := d.Tap(ctx, req, rematch)
+	r := read(d.Tap(ctx, req, rematch))
 	if r.Game == nil || r.Edit != "" || r.Game.ID() == start.Game.ID() {
 		t.Fatalf("rematch: %+v", r)
 	}

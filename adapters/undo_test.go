@@ -16,17 +16,17 @@ import (
 func TestUndoAgainstTheAIByCommandAndButton(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	alice := req("alice")
-	if r := d.Command(ctx, alice, "/undo"); r.Text != render.T(render.English, render.MsgNoGame) {
+	if r := read(d.Text(ctx, alice, "/undo")); r.Text != render.T(render.English, render.MsgNoGame) {
 		t.Fatalf("/undo with no game: %+v", r)
 	}
-	g := *d.Command(ctx, alice, "/play easy").Game
-	if err := d.Bind(ctx, g.ID(), "m1"); err != nil {
+	g := *read(d.Text(ctx, alice, "/play easy")).Game
+	if err := bind(d, g.ID(), "m1"); err != nil {
 		t.Fatal(err)
 	}
-	if r := d.Command(ctx, alice, "/undo"); r.Text != "You have no move to take back." || r.Game != nil {
+	if r := read(d.Text(ctx, alice, "/undo")); r.Text != "You have no move to take back." || r.Game != nil {
 		t.Fatalf("/undo before any move: %+v", r)
 	}
-	r := d.Move(ctx, alice, "b2")
+	r := read(d.Text(ctx, alice, "b2"))
 	if r.Game == nil || r.Game.MoveNo() != 2 {
 		t.Fatalf("b2: %+v", r)
 	}
@@ -46,37 +46,37 @@ func TestUndoAgainstTheAIByCommandAndButton(t *testing.T) {
 		t.Fatalf("stale ↩️: %+v", r)
 	}
 	// Someone else's ↩️.
-	d.Move(ctx, alice, "a1")
+	read(d.Text(ctx, alice, "a1"))
 	now, _ := d.svc.Game(ctx, g.ID())
 	if r := tapAction(t, d, req("bob"), now, render.Undo); r.Notice != "This is not your game." {
 		t.Fatalf("bob's ↩️: %+v", r)
 	}
 	// Typed /undo.
-	if r := d.Command(ctx, alice, "/undo"); r.Game == nil || r.Game.MoveNo() != 0 || r.Edit != "m1" || r.Game.Takebacks() != 2 {
+	if r := read(d.Text(ctx, alice, "/undo")); r.Game == nil || r.Game.MoveNo() != 0 || r.Edit != "m1" || r.Game.Takebacks() != 2 {
 		t.Fatalf("/undo: %+v", r)
 	}
 	// Never after the end.
-	d.Move(ctx, alice, "a1")
+	read(d.Text(ctx, alice, "a1"))
 	now, _ = d.svc.Game(ctx, g.ID())
-	end := d.Command(ctx, alice, "/resign")
+	end := read(d.Text(ctx, alice, "/resign"))
 	if r := tapAction(t, d, alice, now, render.Undo); r.Notice != render.T(render.English, render.MsgGameOver) {
 		t.Fatalf("↩️ after the end: %+v", r)
 	}
-	if r := d.Command(ctx, alice, "/undo"); r.Text != render.T(render.English, render.MsgTypedGameOver) {
+	if r := read(d.Text(ctx, alice, "/undo")); r.Text != render.T(render.English, render.MsgTypedGameOver) {
 		t.Fatalf("/undo after the end: %+v", r)
 	}
 	if end.Game == nil || end.Game.Status() != session.Resigned {
 		t.Fatalf("/resign: %+v", end)
 	}
 	// The game is marked in /stats, in both languages.
-	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "(games with takebacks: 1, won: 0;") {
+	if r := read(d.Text(ctx, alice, "/stats")); !strings.Contains(r.Text, "(games with takebacks: 1, won: 0;") {
 		t.Errorf("/stats:\n%s", r.Text)
 	}
-	d.Command(ctx, alice, "/lang zh")
-	if r := d.Command(ctx, alice, "/stats"); !strings.Contains(r.Text, "有悔棋：1 局，胜 0") {
+	read(d.Text(ctx, alice, "/lang zh"))
+	if r := read(d.Text(ctx, alice, "/stats")); !strings.Contains(r.Text, "有悔棋：1 局，胜 0") {
 		t.Errorf("/stats in Chinese:\n%s", r.Text)
 	}
-	if r := d.Command(ctx, alice, "/help"); !strings.Contains(r.Text, "/undo") {
+	if r := read(d.Text(ctx, alice, "/help")); !strings.Contains(r.Text, "/undo") {
 		t.Errorf("/help says nothing of /undo:\n%s", r.Text)
 	}
 }
@@ -86,12 +86,12 @@ func TestUndoAgainstTheAIByCommandAndButton(t *testing.T) {
 func TestDuelTakebackIsAskedAndAnswered(t *testing.T) {
 	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
 	alice, bob := req("alice"), req("bob")
-	ch := *d.Command(ctx, alice, "/duel @bob first").Game
-	if err := d.Bind(ctx, ch.ID(), "m1"); err != nil {
+	ch := *read(d.Text(ctx, alice, "/duel @bob first")).Game
+	if err := bind(d, ch.ID(), "m1"); err != nil {
 		t.Fatal(err)
 	}
-	d.Command(ctx, bob, "/accept")
-	d.Move(ctx, alice, "b2")
+	read(d.Text(ctx, bob, "/accept"))
+	read(d.Text(ctx, alice, "b2"))
 	// alice asks by button: nothing is taken back yet, bob sees the
 	// question and the answers.
 	g, _ := d.svc.Game(ctx, ch.ID())
@@ -115,22 +115,22 @@ func TestDuelTakebackIsAskedAndAnswered(t *testing.T) {
 		t.Fatalf("bob allows: %+v", r)
 	}
 	// Refused by button.
-	d.Move(ctx, alice, "b2")
-	d.Move(ctx, bob, "a1")
-	asked = *d.Command(ctx, alice, "/undo").Game
+	read(d.Text(ctx, alice, "b2"))
+	read(d.Text(ctx, bob, "a1"))
+	asked = *read(d.Text(ctx, alice, "/undo")).Game
 	r = tapAction(t, d, bob, asked, render.UndoDecline)
 	if r.Game == nil || r.Game.MoveNo() != 2 || r.Game.UndoAsk() != engine.Empty {
 		t.Fatalf("bob refuses: %+v", r)
 	}
 	// Accepted by typing /undo.
-	d.Command(ctx, bob, "/undo") // bob asks now: a1 would go
-	if r := d.Command(ctx, alice, "/undo"); r.Game == nil || r.Game.MoveNo() != 1 || r.Game.Takebacks() != 2 {
+	read(d.Text(ctx, bob, "/undo")) // bob asks now: a1 would go
+	if r := read(d.Text(ctx, alice, "/undo")); r.Game == nil || r.Game.MoveNo() != 1 || r.Game.Takebacks() != 2 {
 		t.Fatalf("alice types /undo to allow bob's request: %+v", r)
 	}
 	// A move withdraws a request: the answer buttons go stale.
-	d.Move(ctx, bob, "a1")
-	asked = *d.Command(ctx, bob, "/undo").Game
-	d.Move(ctx, alice, "c3")
+	read(d.Text(ctx, bob, "a1"))
+	asked = *read(d.Text(ctx, bob, "/undo")).Game
+	read(d.Text(ctx, alice, "c3"))
 	if r := tapAction(t, d, alice, asked, render.UndoAccept); r.Notice != render.T(render.English, render.MsgStale) {
 		t.Fatalf("allowing a withdrawn request: %+v", r)
 	}

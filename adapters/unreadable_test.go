@@ -8,7 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // TestCommandsBesideAnUnreadableGame leaves in a chat a duel whose record
@@ -16,7 +16,7 @@ import (
 // still work there for everyone.
 func TestCommandsBesideAnUnreadableGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	st, err := storetest.OpenBolt(path, nil)
+	st, err := boltstore.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,11 +27,11 @@ func TestCommandsBesideAnUnreadableGame(t *testing.T) {
 	d := NewDispatcher(svc, "test", "", nil)
 
 	// A duel of bob and carol, then unreadable.
-	old := d.Command(ctx, req("bob"), "/duel @carol first").Game
+	old := read(d.Text(ctx, req("bob"), "/duel @carol first")).Game
 	if old == nil {
 		t.Fatal("no challenge")
 	}
-	if r := d.Command(ctx, req("carol"), "/accept"); r.Game == nil || r.Game.Status() != session.Running {
+	if r := read(d.Text(ctx, req("carol"), "/accept")); r.Game == nil || r.Game.Status() != session.Running {
 		t.Fatalf("carol accepts: %+v", r)
 	}
 	err = st.DB().Update(func(tx *bolt.Tx) error {
@@ -41,25 +41,25 @@ func TestCommandsBesideAnUnreadableGame(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ch := d.Command(ctx, req("alice"), "/duel @bob first").Game
+	ch := read(d.Text(ctx, req("alice"), "/duel @bob first")).Game
 	if ch == nil {
 		t.Fatal("no challenge from alice")
 	}
-	acc := d.Command(ctx, req("bob"), "/accept")
+	acc := read(d.Text(ctx, req("bob"), "/accept"))
 	if acc.Game == nil || acc.Game.ID() != ch.ID() || acc.Game.Status() != session.Running {
 		t.Fatalf("bob's /accept beside the unreadable duel: %+v", acc)
 	}
 	for i, mv := range []struct{ who, cell string }{{"alice", "a3"}, {"bob", "a2"}, {"carol", "c1"}} {
-		r := d.Move(ctx, req(mv.who), mv.cell)
+		r := read(d.Text(ctx, req(mv.who), mv.cell))
 		switch {
-		case mv.who == "carol" && r != (Reply{}):
+		case mv.who == "carol" && !r.empty():
 			t.Fatalf("carol, whose only duel is unreadable, typed a move: %+v", r)
 		case mv.who != "carol" && (r.Game == nil || r.Game.ID() != ch.ID() || r.Game.MoveNo() != i+1):
 			t.Fatalf("typed move %d (%s %s): %+v", i, mv.who, mv.cell, r)
 		}
 	}
-	d.Command(ctx, req("carol"), "/duel")
-	if r := d.Command(ctx, req("carol"), "/cancel"); r.Game == nil || r.Game.Status() != session.Cancelled {
+	read(d.Text(ctx, req("carol"), "/duel"))
+	if r := read(d.Text(ctx, req("carol"), "/cancel")); r.Game == nil || r.Game.Status() != session.Cancelled {
 		t.Fatalf("carol's /cancel: %+v", r)
 	}
 }

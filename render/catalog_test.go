@@ -185,7 +185,7 @@ func TestGameNamesSayTheBoardKAndTheRule(t *testing.T) {
 func TestEveryBoardHeaderNamesItsGame(t *testing.T) {
 	svc, _ := fixtureStore(t)
 	who := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "you"}}
-	v, err := svc.Start(t.Context(), who, session.StartRequest{Rules: engine.Rules{Width: 6, Height: 4, K: 4}, Level: engine.Easy})
+	v, err := svc.Begin(t.Context(), session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.Rules{Width: 6, Height: 4, K: 4}, Level: engine.Easy})
 	if err != nil {
 		t.Fatal(err)
 	}

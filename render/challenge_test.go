@@ -10,11 +10,11 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 func TestChallengeMessages(t *testing.T) {
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +25,8 @@ func TestChallengeMessages(t *testing.T) {
 	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
 	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob", Handle: "bob"}}
 
-	open, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
-	to, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Handle: "bob"}, Side: session.Second})
+	open, _ := svc.Begin(ctx, session.Request{Actor: alice}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
+	to, _ := svc.Begin(ctx, session.Request{Actor: alice}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Handle: "bob"}, Side: session.Second})
 	for _, tt := range []struct {
 		v       session.View
 		text    string
@@ -50,17 +50,17 @@ func TestChallengeMessages(t *testing.T) {
 			t.Errorf("Chinese challenge text %q", zh)
 		}
 	}
-	d, _ := svc.Decline(ctx, bob, to.ID())
+	d, _ := svc.Begin(ctx, session.Request{Actor: bob}).Decline(to.ID())
 	if text, kb := Message(d, English, TelegramLayout, nil); text != "bob declined the challenge." || kb.Buttons() != 0 {
 		t.Errorf("declined: %q with %d buttons", text, kb.Buttons())
 	}
-	g, _ := svc.Accept(ctx, bob, open.ID())
+	g, _ := svc.Begin(ctx, session.Request{Actor: bob}).Accept(open.ID())
 	if text, kb := Message(g, English, TelegramLayout, nil); !strings.Contains(text, "❌ alice to move") || kb.Rows[len(kb.Rows)-1][0].Action.Kind != Resign {
 		t.Errorf("accepted game: %q", text)
 	}
 	// Both move, so that the expiry has a winner (before, it aborts).
-	g, _ = svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
-	g, _ = svc.Place(ctx, bob, session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}})
+	g, _ = svc.Begin(ctx, session.Request{Actor: alice}).Place(session.PlaceRequest{Game: g.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
+	g, _ = svc.Begin(ctx, session.Request{Actor: bob}).Place(session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}})
 	now = now.Add(session.DefaultTurnLimit)
 	_, _ = svc.Sweep(ctx)
 	e, _ := svc.Game(ctx, g.ID())
@@ -81,7 +81,7 @@ func TestNewRefusalsHaveMessages(t *testing.T) {
 }
 
 func TestAnExpiredDuelSaysWhoRanOutOfTimeOnItsStatusLine(t *testing.T) {
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,19 +91,19 @@ func TestAnExpiredDuelSaysWhoRanOutOfTimeOnItsStatusLine(t *testing.T) {
 	ctx := context.Background()
 	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
 	bob := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "2", Name: "bob"}}
-	ch, _ := svc.Challenge(ctx, alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
-	g, err := svc.Accept(ctx, bob, ch.ID())
+	ch, _ := svc.Begin(ctx, session.Request{Actor: alice}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe(), Side: session.First})
+	g, err := svc.Begin(ctx, session.Request{Actor: bob}).Accept(ch.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: g.MoveNo(), Cell: engine.Point{X: 1, Y: 1}}); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: alice}).Place(session.PlaceRequest{Game: g.ID(), MoveNo: g.MoveNo(), Cell: engine.Point{X: 1, Y: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	// Both players moved, so the duel is not aborted when it expires.
-	if _, err := svc.Place(ctx, bob, session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}}); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: bob}).Place(session.PlaceRequest{Game: g.ID(), MoveNo: 1, Cell: engine.Point{X: 0, Y: 0}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Place(ctx, alice, session.PlaceRequest{Game: g.ID(), MoveNo: 2, Cell: engine.Point{X: 2, Y: 2}}); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: alice}).Place(session.PlaceRequest{Game: g.ID(), MoveNo: 2, Cell: engine.Point{X: 2, Y: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(session.DefaultTurnLimit)

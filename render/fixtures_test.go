@@ -1,34 +1,28 @@
 package render
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
-	bolt "go.etcd.io/bbolt"
 )
 
 // fixtureStore opens a bbolt store on a temp file, checks its consistency
 // when the test ends, and returns a service on it with seeded choices.
-func fixtureStore(t testing.TB) (*session.Service, *storetest.Bolt) {
+func fixtureStore(t testing.TB) (*session.Service, *boltstore.Store) {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "render.db"), &boltstore.Options{NoSync: true})
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "render.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		err := st.DB().View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				return err
-			}
-			return nil
-		})
+		err := st.Check()
 		if err != nil {
 			t.Errorf("bbolt check: %v", err)
 		}
@@ -39,15 +33,17 @@ func fixtureStore(t testing.TB) (*session.Service, *storetest.Bolt) {
 	return svc, st
 }
 
+// fixtures numbers the fixture games.
+var fixtures atomic.Uint64
+
 // alice is the person in every fixture game.
 var alice = session.User{ID: "1", Name: "alice"}
 
 // storedView stores a game of rules r where alice (black) plays the hard
 // AI with the given moves and status, and returns its view as the service
 // loads it.
-func storedView(t testing.TB, svc *session.Service, st *storetest.Bolt, r engine.Rules, moves []engine.Point, status session.Status, winner engine.Stone) session.View {
+func storedView(t testing.TB, svc *session.Service, st *boltstore.Store, r engine.Rules, moves []engine.Point, status session.Status, winner engine.Stone) session.View {
 	t.Helper()
-	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	g := session.Game{
 		Platform: "test", Chat: "c", Rules: r,
@@ -55,19 +51,8 @@ func storedView(t testing.TB, svc *session.Service, st *storetest.Bolt, r engine
 		Moves:  moves,
 		Status: status, Winner: winner, Version: 1, Seed: 7, Created: at, Updated: at,
 	}
-	var id session.GameID
-	err := st.Update(ctx, func(tx session.Tx) error {
-		var err error
-		if id, err = tx.NewGameID(); err != nil {
-			return err
-		}
-		g.ID = id
-		return tx.PutGame(g)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := svc.Game(ctx, id)
+	g.ID = session.GameID(strconv.FormatUint(fixtures.Add(1), 36))
+	v, err := session.ViewOf(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +111,7 @@ func fixtureMoves(r engine.Rules, state string) ([]engine.Point, session.Status,
 }
 
 // fixture stores the game of rules r in a state and returns its view.
-func fixture(t testing.TB, svc *session.Service, st *storetest.Bolt, r engine.Rules, state string) session.View {
+func fixture(t testing.TB, svc *session.Service, st *boltstore.Store, r engine.Rules, state string) session.View {
 	t.Helper()
 	moves, status, winner := fixtureMoves(r, state)
 	v := storedView(t, svc, st, r, moves, status, winner)

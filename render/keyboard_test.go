@@ -226,7 +226,7 @@ func TestWindowStartsAtCentreAndClampsToTheBoard(t *testing.T) {
 func TestChallengeKeyboard(t *testing.T) {
 	svc, _ := fixtureStore(t)
 	alice := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
-	v, err := svc.Challenge(context.Background(), alice, session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Handle: "bob"}})
+	v, err := svc.Begin(context.Background(), session.Request{Actor: alice}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe(), Opponent: session.User{Handle: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}

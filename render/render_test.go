@@ -11,7 +11,6 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 func TestCatalogHasEveryLanguage(t *testing.T) {
@@ -111,7 +110,7 @@ func FuzzParseCoord(f *testing.F) {
 // given cells for her.
 func playedView(t *testing.T, cells ...engine.Point) session.View {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "r.db"), &boltstore.Options{NoSync: true})
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "r.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +118,12 @@ func playedView(t *testing.T, cells ...engine.Point) session.View {
 	svc := session.New(st, &session.Config{NewSeed: func() uint64 { return 1 }})
 	ctx := context.Background()
 	who := session.Actor{Platform: "t", Chat: "c", User: session.User{ID: "1", Name: "alice"}}
-	v, err := svc.Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Medium})
+	v, err := svc.Begin(ctx, session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Medium})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cells {
-		if v, err = svc.Place(ctx, who, session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: c}); err != nil {
+		if v, err = svc.Begin(ctx, session.Request{Actor: who}).Place(session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: c}); err != nil {
 			t.Fatal(err)
 		}
 	}

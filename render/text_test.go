@@ -92,7 +92,7 @@ func TestTextFitsThePlatformsOnEveryBoard(t *testing.T) {
 		r, _ := engine.Preset(name)
 		// An empty board is the longest text: 🟫 is two UTF-16 units, a
 		// stone one. The person has a very long name.
-		v, err := svc.Start(ctx, session.Actor{Platform: "t", Chat: name, User: long}, session.StartRequest{Rules: r, Level: engine.Easy})
+		v, err := svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: "t", Chat: name, User: long}}).Start(session.StartRequest{Rules: r, Level: engine.Easy})
 		if err != nil {
 			t.Fatal(err)
 		}

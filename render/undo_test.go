@@ -1,22 +1,21 @@
 package render
 
 import (
-	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // storedDuel stores a running duel of rules r between alice (black) and
 // bob with the given moves, a takeback request by ask (or none) and
 // takebacks done, and returns its view as the service loads it.
-func storedDuel(t *testing.T, svc *session.Service, st *storetest.Bolt, r engine.Rules, moves int, ask engine.Stone, takebacks int) session.View {
+func storedDuel(t *testing.T, svc *session.Service, st *boltstore.Store, r engine.Rules, moves int, ask engine.Stone, takebacks int) session.View {
 	t.Helper()
-	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	g := session.Game{
 		Platform: "test", Chat: "c", Rules: r,
@@ -27,17 +26,8 @@ func storedDuel(t *testing.T, svc *session.Service, st *storetest.Bolt, r engine
 	for i := range moves {
 		g.Moves = append(g.Moves, engine.Point{X: i % r.Width, Y: i / r.Width * 2})
 	}
-	err := st.Update(ctx, func(tx session.Tx) error {
-		var err error
-		if g.ID, err = tx.NewGameID(); err != nil {
-			return err
-		}
-		return tx.PutGame(g)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := svc.Game(ctx, g.ID)
+	g.ID = session.GameID("u" + strconv.FormatUint(fixtures.Add(1), 36))
+	v, err := session.ViewOf(g)
 	if err != nil {
 		t.Fatal(err)
 	}

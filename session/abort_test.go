@@ -33,7 +33,7 @@ func TestAbortedDuel(t *testing.T) {
 			st, _ := mustOpenStore(t)
 			c := newClock()
 			s := newClockService(st, c, 1, Config{})
-			v, err := s.Accept(ctx, as(bob), challenge(t, s, User{}).ID())
+			v, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(challenge(t, s, User{}).ID())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestAbortedDuel(t *testing.T) {
 				}
 				v, err = s.Game(ctx, v.ID())
 			} else {
-				v, err = s.Resign(ctx, as(tc.quit), v.ID())
+				v, err = s.Begin(ctx, Request{Actor: as(tc.quit)}).Resign(v.ID())
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -68,11 +68,11 @@ func TestAbortedDuel(t *testing.T) {
 				t.Fatalf("a %s duel did not count: alice %+v, bob %+v", tc.want, a, b)
 			}
 			// An aborted duel may be rematched, as any finished one.
-			r, err := s.Rematch(ctx, as(alice), v.ID())
+			r, err := s.Begin(ctx, Request{Actor: as(alice)}).Rematch(v.ID())
 			if err != nil || r.Status() != Open {
 				t.Fatalf("rematch: %s, %v", r.Status(), err)
 			}
-			if _, err := s.Resign(ctx, as(alice), v.ID()); !errors.Is(err, ErrGameOver) {
+			if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Resign(v.ID()); !errors.Is(err, ErrGameOver) {
 				t.Fatalf("resigning it again: %v, want ErrGameOver", err)
 			}
 			// It survives a reload from the store.

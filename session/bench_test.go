@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -100,7 +101,10 @@ func grouped(st *testStore) func(int) error {
 	var n atomic.Uint64
 	return func(int) error {
 		id := fmt.Sprint(n.Add(1))
-		return st.Update(context.Background(), func(tx Tx) error { return tx.PutUserSettings("bench", id, UserSettings{Lang: "en"}) })
+		return st.Update(context.Background(), func(kt kv.Tx) error {
+			tx := layout{kt}
+			return tx.PutUserSettings("bench", id, UserSettings{Lang: "en"})
+		})
 	}
 }
 
@@ -124,18 +128,18 @@ func placer(st *testStore) func(int) error {
 		a, o := User{ID: fmt.Sprint("a", w)}, User{ID: fmt.Sprint("b", w)}
 		who := func(u User) Actor { return Actor{Platform: "bench", Chat: "c", User: u} }
 		if v == nil || v.Status().Over() {
-			c, err := s.Challenge(ctx, who(a), ChallengeRequest{Rules: gomoku, Opponent: o})
+			c, err := s.Begin(ctx, Request{Actor: who(a)}).Challenge(ChallengeRequest{Rules: gomoku, Opponent: o})
 			if err != nil {
 				return err
 			}
-			g, err := s.Accept(ctx, who(o), c.ID())
+			g, err := s.Begin(ctx, Request{Actor: who(o)}).Accept(c.ID())
 			if err != nil {
 				return err
 			}
 			v = &g
 		}
 		legal := v.Board().LegalMoves()
-		next, err := s.Place(ctx, who(v.Seat(v.ToMove()).User), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: legal[rng.IntN(len(legal))]})
+		next, err := s.Begin(ctx, Request{Actor: who(v.Seat(v.ToMove()).User)}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: legal[rng.IntN(len(legal))]})
 		if err != nil {
 			return err
 		}
@@ -174,22 +178,22 @@ func BenchmarkBytesPerGame(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				for range games {
-					c, err := s.Challenge(ctx, who(alice), ChallengeRequest{Rules: bm.rules, Opponent: bob})
+					c, err := s.Begin(ctx, Request{Actor: who(alice)}).Challenge(ChallengeRequest{Rules: bm.rules, Opponent: bob})
 					if err != nil {
 						b.Fatal(err)
 					}
-					v, err := s.Accept(ctx, who(bob), c.ID())
+					v, err := s.Begin(ctx, Request{Actor: who(bob)}).Accept(c.ID())
 					if err != nil {
 						b.Fatal(err)
 					}
 					for v.MoveNo() < bm.moves && !v.Status().Over() {
 						legal := v.Board().LegalMoves()
-						if v, err = s.Place(ctx, who(v.Seat(v.ToMove()).User), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: legal[rng.IntN(len(legal))]}); err != nil {
+						if v, err = s.Begin(ctx, Request{Actor: who(v.Seat(v.ToMove()).User)}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: legal[rng.IntN(len(legal))]}); err != nil {
 							b.Fatal(err)
 						}
 					}
 					if !v.Status().Over() {
-						if v, err = s.Resign(ctx, who(alice), v.ID()); err != nil {
+						if v, err = s.Begin(ctx, Request{Actor: who(alice)}).Resign(v.ID()); err != nil {
 							b.Fatal(err)
 						}
 					}

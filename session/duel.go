@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,8 +29,9 @@ type ChallengeRequest struct {
 // which expires after Config.ChallengeTTL. Invalid rules, no user, or a
 // challenge to oneself give ErrBadRequest, an opponent with only a name
 // ErrNameOnly. Limits give ErrCooldown, ErrUserGames and ErrChatGames.
-func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
+func (t *Turn) Challenge(req ChallengeRequest) (shown View, err error) {
+	who := t.req.Actor
+	defer t.verdict(&shown, &err)
 	if err := req.Rules.Validate(); err != nil {
 		return View{}, fmt.Errorf("session: challenge: %w: %w", ErrBadRequest, err)
 	}
@@ -47,42 +47,43 @@ func (s *Service) Challenge(ctx context.Context, who Actor, req ChallengeRequest
 	case isAddressee(opp, who.User):
 		return View{}, fmt.Errorf("session: challenge: %w: to oneself", ErrBadRequest)
 	}
-	if v, err := s.duplicate(ctx); err != nil {
+	if v, err := t.duplicate(); err != nil {
 		return v, err
 	}
-	if err := s.checkCooldown(who); err != nil {
+	if err := t.s.checkCooldown(who); err != nil {
 		return View{}, err
 	}
-	g := s.newGame(who, req.Rules, Open)
+	g := t.s.newGame(who, req.Rules, Open)
 	me, them := Seat{User: who.User}, Seat{User: opp}
 	g.Seats, g.Challenger = [2]Seat{me, them}, engine.Black
 	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats, g.Challenger = [2]Seat{them, me}, engine.White
 	}
-	var alone func(tx Tx, id GameID) error
+	var alone func(lt layout, id GameID) error
 	if req.Alone {
 		alone = ownChat(who)
 	}
-	v, err := s.create(ctx, &g, alone)
+	v, err := t.create(&g, nil, alone)
 	if err != nil {
 		return v, fmt.Errorf("session: challenge: %w", err)
 	}
-	s.markCooldown(who)
+	t.s.markCooldown(who)
 	return v, nil
 }
 
-// Accept starts the duel of an open challenge with the caller in the
-// challenged seat. Accepting a challenge the caller already accepted
+// Accept starts the duel of an open challenge with the actor in the
+// challenged seat. Accepting a challenge the actor already accepted
 // returns the game. Refusals: ErrNotFound, ErrNotForYou, ErrNotOpen, and
-// ErrExpired with the lapsed challenge, and ErrUserGames when the caller
+// ErrExpired with the lapsed challenge, and ErrUserGames when the actor
 // already takes part in Limits.GamesPerUser live games in the chat.
-func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.answer(ctx, who, id, "accept", func(g *Game, role role) error {
+func (t *Turn) Accept(id GameID) (shown View, err error) {
+	who := t.req.Actor
+	defer t.verdict(&shown, &err)
+	return t.answer(id, "accept", func(g *Game, role role) error {
 		if role != challenged && role != addressee {
 			return ErrNotForYou
 		}
-		if err := s.checkUser(ctx, who); err != nil {
+		if err := t.checkUser(); err != nil {
 			return err
 		}
 		g.Seats[g.Challenger.Opponent()-1] = Seat{User: who.User}
@@ -91,13 +92,13 @@ func (s *Service) Accept(ctx context.Context, who Actor, id GameID) (_ View, err
 	})
 }
 
-// Decline turns down a challenge addressed to the caller. Refusals:
+// Decline turns down a challenge addressed to the actor. Refusals:
 // ErrNotFound, ErrNotForYou (an open challenge, or one for someone else:
 // only its addressee declines), ErrNotOpen, and ErrExpired with the lapsed
 // challenge.
-func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.answer(ctx, who, id, "decline", func(g *Game, role role) error {
+func (t *Turn) Decline(id GameID) (shown View, err error) {
+	defer t.verdict(&shown, &err)
+	return t.answer(id, "decline", func(g *Game, role role) error {
 		if role != addressee {
 			return ErrNotForYou
 		}
@@ -106,11 +107,11 @@ func (s *Service) Decline(ctx context.Context, who Actor, id GameID) (_ View, er
 	})
 }
 
-// Cancel withdraws the caller's own challenge. Refusals: ErrNotFound,
+// Cancel withdraws the actor's own challenge. Refusals: ErrNotFound,
 // ErrNotForYou, ErrNotOpen, and ErrExpired with the lapsed challenge.
-func (s *Service) Cancel(ctx context.Context, who Actor, id GameID) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.answer(ctx, who, id, "cancel", func(g *Game, role role) error {
+func (t *Turn) Cancel(id GameID) (shown View, err error) {
+	defer t.verdict(&shown, &err)
+	return t.answer(id, "cancel", func(g *Game, role role) error {
 		if role != challenger {
 			return ErrNotForYou
 		}
@@ -165,52 +166,43 @@ func (v View) IsFor(u User) bool {
 	return v.g.Status == Open && u.ID != "" && v.g.Challenger != 0 && roleOf(&v.g, u) == addressee
 }
 
-// answer applies change to an open challenge on behalf of who and commits
-// it.
-func (s *Service) answer(ctx context.Context, who Actor, id GameID, what string, change func(*Game, role) error) (View, error) {
-	defer s.locks.lock(string(id))()
-	if v, err := s.duplicate(ctx); err != nil {
-		return v, err
-	}
-	g, err := s.loadFor(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	if v, err := s.expireIfDue(ctx, &g); err != nil {
-		return v, err
-	}
-	if g.Status != Open {
-		if what == "accept" && g.Status.Played() && g.Challenger != engine.Empty &&
-			g.SideOf(who.User.ID) == g.Challenger.Opponent() {
-			// A doubled Accept: the caller already holds the seat.
-			return s.view(&g)
+// answer applies change to an open challenge on behalf of the actor and
+// commits it.
+func (t *Turn) answer(id GameID, what string, change func(*Game, role) error) (View, error) {
+	who := t.req.Actor
+	defer t.s.locks.lock(string(id))()
+	load := func() (Game, View, error) {
+		if v, err := t.duplicate(); err != nil {
+			return Game{}, v, err
 		}
-		if g.Status == Lapsed {
-			return View{}, fmt.Errorf("session: %s challenge %s: %w", what, id, ErrExpired)
+		g, err := t.loadFor(id)
+		if err != nil {
+			return Game{}, View{}, err
 		}
-		if g.Challenger == engine.Empty {
-			return View{}, fmt.Errorf("session: %s game %s: %w: not a challenge", what, id, ErrNotForYou)
+		v, err := t.expireIfDue(&g)
+		return g, v, err
+	}
+	return t.change(load, func(g *Game) (Status, bool, error) {
+		if g.Status != Open {
+			if what == "accept" && g.Status.Played() && g.Challenger != engine.Empty &&
+				g.SideOf(who.User.ID) == g.Challenger.Opponent() {
+				// A doubled Accept: the actor already holds the seat.
+				return g.Status, false, nil
+			}
+			if g.Status == Lapsed {
+				return "", false, fmt.Errorf("session: %s challenge %s: %w", what, id, ErrExpired)
+			}
+			if g.Challenger == engine.Empty {
+				return "", false, fmt.Errorf("session: %s game %s: %w: not a challenge", what, id, ErrNotForYou)
+			}
+			return "", false, fmt.Errorf("session: %s challenge %s (%s): %w", what, id, g.Status, ErrNotOpen)
 		}
-		return View{}, fmt.Errorf("session: %s challenge %s (%s): %w", what, id, g.Status, ErrNotOpen)
-	}
-	if err := change(&g, roleOf(&g, who.User)); err != nil {
-		return View{}, fmt.Errorf("session: %s challenge %s by %q: %w", what, id, who.User.ID, err)
-	}
-	b, err := g.board()
-	if err != nil {
-		return View{}, err
-	}
-	s.touch(&g)
-	return s.commit(ctx, &g, b, Open)
-}
-
-// view returns the view of a stored game.
-func (s *Service) view(g *Game) (View, error) {
-	b, err := g.board()
-	if err != nil {
-		return View{}, err
-	}
-	return newView(g, b), nil
+		if err := change(g, roleOf(g, who.User)); err != nil {
+			return "", false, fmt.Errorf("session: %s challenge %s by %q: %w", what, id, who.User.ID, err)
+		}
+		t.s.touch(g)
+		return Open, true, nil
+	})
 }
 
 // Rematch starts a game with the rules of a finished one and the colours
@@ -220,17 +212,18 @@ func (s *Service) view(g *Game) (View, error) {
 // request after the first returns that same game, unless its challenge
 // was declined, cancelled or lapsed: then a new one is made. Refusals:
 // ErrNotFound, ErrNotAPlayer, ErrNotOver, ErrNotStarted (a challenge that
-// never became a game), and ErrAlreadyPlaying with the user's running
+// never became a game), and ErrAlreadyPlaying with the actor's running
 // game against the AI. A new game or challenge is subject to the limits
 // (ErrUserGames, ErrChatGames, and ErrCooldown for a challenge) and, when
 // the AI moves first, ErrBusy.
-func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	defer s.locks.lock(string(id))()
-	if v, err := s.duplicate(ctx); err != nil {
+func (t *Turn) Rematch(id GameID) (shown View, err error) {
+	who := t.req.Actor
+	defer t.verdict(&shown, &err)
+	defer t.s.locks.lock(string(id))()
+	if v, err := t.duplicate(); err != nil {
 		return v, err
 	}
-	old, err := s.loadFor(ctx, who, id)
+	old, err := t.loadFor(id)
 	if err != nil {
 		return View{}, err
 	}
@@ -238,12 +231,12 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, er
 		if old.SideOf(who.User.ID) == engine.Empty {
 			return View{}, fmt.Errorf("session: rematch of %s by %q: %w", id, who.User.ID, ErrNotAPlayer)
 		}
-		if v, done, err := s.joinRematch(ctx, who, old.Rematch); done || err != nil {
+		if v, done, err := t.joinRematch(old.Rematch); done || err != nil {
 			return v, err
 		}
 	}
 	// A game that expires now may be rematched like any other.
-	if _, err := s.expireIfDue(ctx, &old); err != nil && !errors.Is(err, ErrExpired) {
+	if _, err := t.expireIfDue(&old); err != nil && !errors.Is(err, ErrExpired) {
 		return View{}, err
 	}
 	switch {
@@ -254,22 +247,21 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, er
 	case !old.Status.Over():
 		return View{}, fmt.Errorf("session: rematch of %s: %w", id, ErrNotOver)
 	}
-	g := s.newGame(who, old.Rules, Running)
+	g := t.s.newGame(who, old.Rules, Running)
 	g.Seats = [2]Seat{old.Seats[1], old.Seats[0]}
+	var check func() (View, error)
 	if g.IsDuel() {
 		g.Status, g.Challenger = Open, g.SideOf(who.User.ID)
-		if err := s.checkCooldown(who); err != nil {
+		if err := t.s.checkCooldown(who); err != nil {
 			return View{}, err
 		}
 	} else {
-		defer s.lockStart(who.Platform, who.Chat, who.User.ID)()
-		if v, err := s.runningAI(ctx, who); err != nil {
-			return v, err
-		}
+		defer t.s.lockStart(who.Platform, who.Chat, who.User.ID)()
+		check = t.runningAI
 	}
 	now := g.Created
-	v, err := s.create(ctx, &g, func(tx Tx, newID GameID) error {
-		o, err := tx.Game(id)
+	v, err := t.create(&g, check, func(lt layout, newID GameID) error {
+		o, err := lt.Game(id)
 		if err != nil {
 			return err
 		}
@@ -277,13 +269,13 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, er
 			return fmt.Errorf("session: rematch of %s: %w", id, ErrConflict)
 		}
 		o.Rematch, o.Version, o.Updated = newID, o.Version+1, now
-		return tx.PutGame(o)
+		return lt.PutGame(o)
 	})
 	if err != nil {
 		return v, fmt.Errorf("session: rematch of %s: %w", id, err)
 	}
 	if g.IsDuel() {
-		s.markCooldown(who)
+		t.s.markCooldown(who)
 	}
 	return v, nil
 }
@@ -293,14 +285,14 @@ func (s *Service) Rematch(ctx context.Context, who Actor, id GameID) (_ View, er
 // is. It reports done false when the rematch challenge is dead (declined,
 // cancelled or lapsed), so that a new one should be made. The caller holds
 // the lock of the finished game.
-func (s *Service) joinRematch(ctx context.Context, who Actor, id GameID) (View, bool, error) {
-	v, err := s.Game(ctx, id)
+func (t *Turn) joinRematch(id GameID) (View, bool, error) {
+	v, err := t.Game(id)
 	if err != nil {
 		return View{}, false, err
 	}
 	switch {
-	case v.Status() == Open && v.SideOf(who.User.ID) == v.Challenger().Opponent():
-		v, err := s.Accept(ctx, who, id)
+	case v.Status() == Open && v.SideOf(t.req.Actor.User.ID) == v.Challenger().Opponent():
+		v, err := t.Accept(id)
 		if errors.Is(err, ErrExpired) {
 			return v, false, nil
 		}

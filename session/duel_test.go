@@ -16,7 +16,7 @@ import (
 // challenge makes alice's challenge with the given opponent, alice black.
 func challenge(t *testing.T, s *Service, opp User) View {
 	t.Helper()
-	v, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: opp, Side: First})
+	v, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Opponent: opp, Side: First})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,16 +42,16 @@ func TestOpenChallengeAcceptAndPlay(t *testing.T) {
 	if v.Status() != Open || v.Challenger() != engine.Black || v.Deadline().IsZero() {
 		t.Fatalf("challenge: status %s challenger %v deadline %v", v.Status(), v.Challenger(), v.Deadline())
 	}
-	if _, err := s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0}); !errors.Is(err, ErrNotStarted) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0}); !errors.Is(err, ErrNotStarted) {
 		t.Fatalf("place on an open challenge: %v, want ErrNotStarted", err)
 	}
-	if _, err := s.Accept(ctx, as(alice), v.ID()); !errors.Is(err, ErrNotForYou) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Accept(v.ID()); !errors.Is(err, ErrNotForYou) {
 		t.Fatalf("accepting one's own challenge: %v, want ErrNotForYou", err)
 	}
-	if _, err := s.Decline(ctx, as(bob), v.ID()); !errors.Is(err, ErrNotForYou) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Decline(v.ID()); !errors.Is(err, ErrNotForYou) {
 		t.Fatalf("declining an open challenge: %v, want ErrNotForYou", err)
 	}
-	g, err := s.Accept(ctx, as(bob), v.ID())
+	g, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,16 +59,16 @@ func TestOpenChallengeAcceptAndPlay(t *testing.T) {
 		t.Fatalf("accepted: status %s, bob plays %v", g.Status(), g.SideOf(bob.ID))
 	}
 	// A doubled Accept returns the game; a late one is refused.
-	if again, err := s.Accept(ctx, as(bob), v.ID()); err != nil || again.Version() != g.Version() {
+	if again, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID()); err != nil || again.Version() != g.Version() {
 		t.Fatalf("doubled accept: version %d, %v", again.Version(), err)
 	}
-	if _, err := s.Accept(ctx, as(carol), v.ID()); !errors.Is(err, ErrNotOpen) {
+	if _, err := s.Begin(ctx, Request{Actor: as(carol)}).Accept(v.ID()); !errors.Is(err, ErrNotOpen) {
 		t.Fatalf("late accept: %v, want ErrNotOpen", err)
 	}
-	if _, err := s.Place(ctx, as(bob), PlaceRequest{Game: g.ID(), MoveNo: 0}); !errors.Is(err, ErrNotYourTurn) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Place(PlaceRequest{Game: g.ID(), MoveNo: 0}); !errors.Is(err, ErrNotYourTurn) {
 		t.Fatalf("white first: %v, want ErrNotYourTurn", err)
 	}
-	if _, err := s.Place(ctx, as(carol), PlaceRequest{Game: g.ID(), MoveNo: 0}); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := s.Begin(ctx, Request{Actor: as(carol)}).Place(PlaceRequest{Game: g.ID(), MoveNo: 0}); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatalf("stranger: %v, want ErrNotAPlayer", err)
 	}
 	end := winTopRow(t, s, g)
@@ -92,39 +92,39 @@ func TestAddressedChallenge(t *testing.T) {
 		v := challenge(t, s, opp)
 		for _, try := range []struct {
 			name string
-			fn   func(context.Context, Actor, GameID) (View, error)
+			fn   func(*Turn, GameID) (View, error)
 			who  User
 		}{
-			{"carol accepts", s.Accept, carol},
-			{"carol declines", s.Decline, carol},
-			{"alice declines", s.Decline, alice},
-			{"bob cancels", s.Cancel, bob},
-			{"carol cancels", s.Cancel, carol},
+			{"carol accepts", (*Turn).Accept, carol},
+			{"carol declines", (*Turn).Decline, carol},
+			{"alice declines", (*Turn).Decline, alice},
+			{"bob cancels", (*Turn).Cancel, bob},
+			{"carol cancels", (*Turn).Cancel, carol},
 		} {
-			if _, err := try.fn(ctx, as(try.who), v.ID()); !errors.Is(err, ErrNotForYou) {
+			if _, err := try.fn(turn(s, try.who), v.ID()); !errors.Is(err, ErrNotForYou) {
 				t.Errorf("%v: %s: %v, want ErrNotForYou", opp, try.name, err)
 			}
 		}
-		d, err := s.Decline(ctx, as(bob), v.ID())
+		d, err := s.Begin(ctx, Request{Actor: as(bob)}).Decline(v.ID())
 		if err != nil || d.Status() != Declined {
 			t.Fatalf("%v: bob declines: %s, %v", opp, d.Status(), err)
 		}
-		if _, err := s.Accept(ctx, as(bob), v.ID()); !errors.Is(err, ErrNotOpen) {
+		if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID()); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("accept after decline: %v, want ErrNotOpen", err)
 		}
-		if _, err := s.Cancel(ctx, as(alice), v.ID()); !errors.Is(err, ErrNotOpen) {
+		if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Cancel(v.ID()); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("cancel after decline: %v, want ErrNotOpen", err)
 		}
-		if _, err := s.Rematch(ctx, as(alice), v.ID()); !errors.Is(err, ErrNotStarted) {
+		if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Rematch(v.ID()); !errors.Is(err, ErrNotStarted) {
 			t.Errorf("rematch of a declined challenge: %v, want ErrNotStarted", err)
 		}
 	}
 	v := challenge(t, s, User{Handle: "bob"})
-	c, err := s.Cancel(ctx, as(alice), v.ID())
+	c, err := s.Begin(ctx, Request{Actor: as(alice)}).Cancel(v.ID())
 	if err != nil || c.Status() != Cancelled {
 		t.Fatalf("cancel: %s, %v", c.Status(), err)
 	}
-	if live, _ := s.Live(ctx, as(bob)); len(live) != 0 {
+	if live, _ := s.Begin(ctx, Request{Actor: as(bob)}).Live(); len(live) != 0 {
 		t.Fatalf("bob still sees %d live games", len(live))
 	}
 	for _, bad := range []ChallengeRequest{
@@ -133,12 +133,12 @@ func TestAddressedChallenge(t *testing.T) {
 		{Rules: engine.TicTacToe(), Opponent: User{Handle: "@ALICE"}},
 		{Rules: engine.TicTacToe(), Side: 9},
 	} {
-		if _, err := s.Challenge(ctx, as(alice), bad); !errors.Is(err, ErrBadRequest) {
+		if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(bad); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("challenge %+v: %v, want ErrBadRequest", bad, err)
 		}
 	}
 	// A name identifies nobody: a challenge to one is refused.
-	if _, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Name: "bob"}}); !errors.Is(err, ErrNameOnly) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Name: "bob"}}); !errors.Is(err, ErrNameOnly) {
 		t.Errorf("challenge to the name bob: %v, want ErrNameOnly", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestRandomColours(t *testing.T) {
 	s := newClockService(st, newClock(), 1, Config{})
 	seen := map[engine.Stone]bool{}
 	for range 16 {
-		v, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Side: RandomSide})
+		v, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Side: RandomSide})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,8 +160,8 @@ func TestRandomColours(t *testing.T) {
 	if !seen[engine.Black] || !seen[engine.White] {
 		t.Fatalf("16 random challenges gave colours %v", seen)
 	}
-	v, _ := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Side: Second})
-	g, err := s.Accept(ctx, as(bob), v.ID())
+	v, _ := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Side: Second})
+	g, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID())
 	if err != nil || g.SideOf(alice.ID) != engine.White || g.SideOf(bob.ID) != engine.Black {
 		t.Fatalf("second: alice %v bob %v, %v", g.SideOf(alice.ID), g.SideOf(bob.ID), err)
 	}
@@ -180,11 +180,11 @@ func TestChallengeLapses(t *testing.T) {
 	}
 	c.Advance(time.Second)
 	// An action at the deadline finds the challenge lapsed.
-	got, err := s.Accept(ctx, as(bob), v.ID())
+	got, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID())
 	if !errors.Is(err, ErrExpired) || got.Status() != Lapsed || got.ID() != v.ID() {
 		t.Fatalf("accept at the deadline: %s, %v; want Lapsed and ErrExpired", got.Status(), err)
 	}
-	if _, err := s.Accept(ctx, as(bob), v.ID()); !errors.Is(err, ErrExpired) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID()); !errors.Is(err, ErrExpired) {
 		t.Fatalf("accept a lapsed challenge: %v, want ErrExpired", err)
 	}
 	// The sweeper ends the other one and reports it.
@@ -197,7 +197,7 @@ func TestChallengeLapses(t *testing.T) {
 	if n, _ := s.Sweep(ctx); n != 0 {
 		t.Fatalf("second sweep ended %d more", n)
 	}
-	if live, _ := s.Live(ctx, as(bob)); len(live) != 0 {
+	if live, _ := s.Begin(ctx, Request{Actor: as(bob)}).Live(); len(live) != 0 {
 		t.Fatalf("%d live games after the sweep", len(live))
 	}
 }
@@ -207,7 +207,7 @@ func TestTurnLimitAndIdleExpiry(t *testing.T) {
 	c := newClock()
 	var expired []View
 	s := newClockService(st, c, 1, Config{TurnLimit: 30 * time.Minute, OnExpire: func(v View) { expired = append(expired, v) }})
-	d, _ := s.Accept(ctx, as(bob), challenge(t, s, User{}).ID())
+	d, _ := s.Begin(ctx, Request{Actor: as(bob)}).Accept(challenge(t, s, User{}).ID())
 	d = mustPlay(t, s, alice, d, 1, 1)
 	ai := start(t, s, carol, engine.Easy, First)
 	c.Advance(29 * time.Minute)
@@ -228,7 +228,7 @@ func TestTurnLimitAndIdleExpiry(t *testing.T) {
 	if b, _ := s.Stats(ctx, "test", bob.ID); b.Against(VsPeople) != (Tally{Wins: 1}) || b.Rating != 1216 {
 		t.Fatalf("bob's stats after alice's timeout: %+v", b)
 	}
-	if _, err := s.Place(ctx, as(alice), PlaceRequest{Game: d.ID(), MoveNo: 2, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: d.ID(), MoveNo: 2, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("place after the timeout: %v", err)
 	}
 
@@ -238,14 +238,14 @@ func TestTurnLimitAndIdleExpiry(t *testing.T) {
 	}
 	c.Advance(time.Minute)
 	// A tap at the deadline expires the game instead of playing.
-	got, err := s.Place(ctx, as(carol), PlaceRequest{Game: ai.ID(), MoveNo: 0})
+	got, err := s.Begin(ctx, Request{Actor: as(carol)}).Place(PlaceRequest{Game: ai.ID(), MoveNo: 0})
 	if !errors.Is(err, ErrExpired) || got.Status() != Expired || got.Winner() != engine.Empty || got.MoveNo() != 0 {
 		t.Fatalf("tap on an idle AI game: %s %v move %d, %v", got.Status(), got.Winner(), got.MoveNo(), err)
 	}
 	if cs, _ := s.Stats(ctx, "test", carol.ID); cs.Total().Games() != 0 {
 		t.Fatalf("an expired AI game counted: %+v", cs.Total())
 	}
-	if _, err := s.Running(ctx, as(carol)); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Begin(ctx, Request{Actor: as(carol)}).Running(); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("expired AI game still running: %v", err)
 	}
 }
@@ -275,12 +275,12 @@ func TestSweeperLoop(t *testing.T) {
 func TestRematch(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{})
-	g, _ := s.Accept(ctx, as(bob), challenge(t, s, User{}).ID())
-	if _, err := s.Rematch(ctx, as(bob), g.ID()); !errors.Is(err, ErrNotOver) {
+	g, _ := s.Begin(ctx, Request{Actor: as(bob)}).Accept(challenge(t, s, User{}).ID())
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Rematch(g.ID()); !errors.Is(err, ErrNotOver) {
 		t.Fatalf("rematch of a running game: %v, want ErrNotOver", err)
 	}
 	end := winTopRow(t, s, g)
-	if _, err := s.Rematch(ctx, as(carol), end.ID()); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := s.Begin(ctx, Request{Actor: as(carol)}).Rematch(end.ID()); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatalf("rematch by a stranger: %v", err)
 	}
 	// Both players ask at once, twice each: one game.
@@ -290,7 +290,7 @@ func TestRematch(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := s.Rematch(ctx, as([]User{alice, bob}[i%2]), end.ID())
+			v, err := s.Begin(ctx, Request{Actor: as([]User{alice, bob}[i%2])}).Rematch(end.ID())
 			if err != nil {
 				t.Error(err)
 			}
@@ -310,45 +310,45 @@ func TestRematch(t *testing.T) {
 	if old, _ := s.Game(ctx, end.ID()); old.Rematch() != r.ID() {
 		t.Fatalf("finished game points to rematch %q", old.Rematch())
 	}
-	if live, _ := s.Live(ctx, as(alice)); len(live) != 1 {
+	if live, _ := s.Begin(ctx, Request{Actor: as(alice)}).Live(); len(live) != 1 {
 		t.Fatalf("alice has %d live games, want the one rematch", len(live))
 	}
 
 	// A duel rematch is a challenge until the other player asks too; a
 	// declined one makes way for a new one.
 	end2 := winTopRow(t, s, r)
-	c, err := s.Rematch(ctx, as(alice), end2.ID())
+	c, err := s.Begin(ctx, Request{Actor: as(alice)}).Rematch(end2.ID())
 	if err != nil || c.Status() != Open || c.Challenger() != c.SideOf(alice.ID) || c.SideOf(bob.ID) != engine.White {
 		t.Fatalf("duel rematch: %s, challenger %v, alice %v, bob %v, %v", c.Status(), c.Challenger(), c.SideOf(alice.ID), c.SideOf(bob.ID), err)
 	}
-	if again, err := s.Rematch(ctx, as(alice), end2.ID()); err != nil || again.ID() != c.ID() || again.Status() != Open {
+	if again, err := s.Begin(ctx, Request{Actor: as(alice)}).Rematch(end2.ID()); err != nil || again.ID() != c.ID() || again.Status() != Open {
 		t.Fatalf("alice asks again: %s %s, %v", again.ID(), again.Status(), err)
 	}
-	if _, err := s.Decline(ctx, as(bob), c.ID()); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Decline(c.ID()); err != nil {
 		t.Fatal(err)
 	}
-	c2, err := s.Rematch(ctx, as(bob), end2.ID())
+	c2, err := s.Begin(ctx, Request{Actor: as(bob)}).Rematch(end2.ID())
 	if err != nil || c2.ID() == c.ID() || c2.Status() != Open || c2.Challenger() != c2.SideOf(bob.ID) {
 		t.Fatalf("rematch after a decline: %s %s, %v; want a new challenge from bob", c2.ID(), c2.Status(), err)
 	}
-	if got, err := s.Rematch(ctx, as(alice), end2.ID()); err != nil || got.ID() != c2.ID() || got.Status() != Running {
+	if got, err := s.Begin(ctx, Request{Actor: as(alice)}).Rematch(end2.ID()); err != nil || got.ID() != c2.ID() || got.Status() != Running {
 		t.Fatalf("alice accepts by asking: %s %s, %v", got.ID(), got.Status(), err)
 	}
 
 	// Against the AI: colours swap, so the AI moves first.
 	v := start(t, s, carol, engine.Easy, First)
-	v, _ = s.Resign(ctx, as(carol), v.ID())
+	v, _ = s.Begin(ctx, Request{Actor: as(carol)}).Resign(v.ID())
 	u := start(t, s, carol, engine.Easy, First)
-	u, _ = s.Resign(ctx, as(carol), u.ID())
-	w, err := s.Rematch(ctx, as(carol), v.ID())
+	u, _ = s.Begin(ctx, Request{Actor: as(carol)}).Resign(u.ID())
+	w, err := s.Begin(ctx, Request{Actor: as(carol)}).Rematch(v.ID())
 	if err != nil || w.SideOf(carol.ID) != engine.White || w.MoveNo() != 1 {
 		t.Fatalf("AI rematch: carol %v, move %d, %v", w.SideOf(carol.ID), w.MoveNo(), err)
 	}
-	if again, err := s.Rematch(ctx, as(carol), v.ID()); err != nil || again.ID() != w.ID() {
+	if again, err := s.Begin(ctx, Request{Actor: as(carol)}).Rematch(v.ID()); err != nil || again.ID() != w.ID() {
 		t.Fatalf("second AI rematch: %s, %v", again.ID(), err)
 	}
 	// One running game against the AI per user and chat.
-	if got, err := s.Rematch(ctx, as(carol), u.ID()); !errors.Is(err, ErrAlreadyPlaying) || got.ID() != w.ID() {
+	if got, err := s.Begin(ctx, Request{Actor: as(carol)}).Rematch(u.ID()); !errors.Is(err, ErrAlreadyPlaying) || got.ID() != w.ID() {
 		t.Fatalf("rematch while another AI game runs: %s, %v", got.ID(), err)
 	}
 }
@@ -375,11 +375,11 @@ func TestStatsAndLeaderboards(t *testing.T) {
 	// alice beats bob twice, bob beats carol; a draw between carol and dave
 	// lifts dave above bob, who lost twice.
 	duel := func(black, white User) View {
-		v, err := s.Challenge(ctx, as(black), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: white})
+		v, err := s.Begin(ctx, Request{Actor: as(black)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Opponent: white})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err = s.Accept(ctx, as(white), v.ID())
+		v, err = s.Begin(ctx, Request{Actor: as(white)}).Accept(v.ID())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,7 +396,7 @@ func TestStatsAndLeaderboards(t *testing.T) {
 		t.Fatalf("scripted draw ended %s", v.Status())
 	}
 	// dave beats the (weak) hard AI at 7×7 and loses to easy at gomoku.
-	g, _ := s.Start(ctx, as(dave), StartRequest{Rules: engine.Rules{Width: 7, Height: 7, K: 5}, Level: engine.Hard})
+	g, _ := s.Begin(ctx, Request{Actor: as(dave)}).Start(StartRequest{Rules: engine.Rules{Width: 7, Height: 7, K: 5}, Level: engine.Hard})
 	for !g.Status().Over() {
 		g = mustPlay(t, s, dave, g, g.MoveNo()/2, 6)
 	}
@@ -404,18 +404,23 @@ func TestStatsAndLeaderboards(t *testing.T) {
 		t.Fatalf("dave vs weak hard: %s %v", g.Status(), g.Winner())
 	}
 	gomoku, _ := engine.Preset("gomoku")
-	g, _ = s.Start(ctx, as(dave), StartRequest{Rules: gomoku, Level: engine.Easy})
-	s.Resign(ctx, as(dave), g.ID())
+	g, _ = s.Begin(ctx, Request{Actor: as(dave)}).Start(StartRequest{Rules: gomoku, Level: engine.Easy})
+	s.Begin(ctx, Request{Actor: as(dave)}).Resign(g.ID())
 
 	d, _ := s.Stats(ctx, "test", dave.ID)
 	if d.Result(engine.FamilyNxN, VsHard) != (Tally{Wins: 1}) || d.Result(engine.FamilyGomoku, VsEasy) != (Tally{Losses: 1}) ||
 		d.Result(engine.FamilyTicTacToe, VsPeople) != (Tally{Draws: 1}) || d.Total().Games() != 3 {
 		t.Fatalf("dave's stats: %+v", d.Results)
 	}
-	top, err := s.Top(ctx, "test", "c", ByRating, 10)
-	if err != nil {
-		t.Fatal(err)
+	board := func(chat string, by Board) []Standing {
+		t.Helper()
+		l, err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: chat}}).Leaderboard(by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
 	}
+	top := board("c", ByRating)
 	var order []string
 	for _, st := range top {
 		order = append(order, fmt.Sprintf("%d:%s", st.Rank, st.Stats.User.Name))
@@ -423,20 +428,11 @@ func TestStatsAndLeaderboards(t *testing.T) {
 	if fmt.Sprint(order) != "[1:alice 2:dave 3:bob 4:carol]" {
 		t.Fatalf("top by rating: %v", order)
 	}
-	hard, _ := s.Top(ctx, "test", "c", ByHardWins, 10)
+	hard := board("c", ByHardWins)
 	if len(hard) != 1 || hard[0].Stats.User.ID != dave.ID || ByHardWins.Score(hard[0].Stats) != 1 {
 		t.Fatalf("top by wins against hard: %+v", hard)
 	}
-	if r, err := s.Rank(ctx, as(carol), ByRating); err != nil || r.Rank != 4 {
-		t.Fatalf("carol's rank: %d, %v", r.Rank, err)
-	}
-	if _, err := s.Rank(ctx, as(alice), ByHardWins); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("alice on the hard board: %v", err)
-	}
-	if two, _ := s.Top(ctx, "test", "c", ByRating, 2); len(two) != 2 {
-		t.Fatalf("top 2 has %d", len(two))
-	}
-	if other, _ := s.Top(ctx, "test", "elsewhere", ByRating, 10); len(other) != 0 {
+	if other := board("elsewhere", ByRating); len(other) != 0 {
 		t.Fatalf("another chat's board has %d", len(other))
 	}
 }
@@ -444,38 +440,38 @@ func TestStatsAndLeaderboards(t *testing.T) {
 func TestSettings(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{})
-	if l, err := s.Lang(ctx, as(alice)); l != "" || err != nil {
+	if l, err := s.Begin(ctx, Request{Actor: as(alice)}).Lang(); l != "" || err != nil {
 		t.Fatalf("lang with nothing set: %q, %v", l, err)
 	}
 	gomoku, _ := engine.Preset("gomoku")
 	cs := ChatSettings{Lang: "zh", Rules: gomoku, Level: engine.Hard}
-	if err := s.SetChatSettings(ctx, "test", "c", cs); err != nil {
+	if err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).SetChatSettings(cs); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.ChatSettings(ctx, "test", "c"); got != cs {
+	if got, _ := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).ChatSettings(); got != cs {
 		t.Fatalf("chat settings %+v", got)
 	}
-	if l, _ := s.Lang(ctx, as(alice)); l != "zh" {
+	if l, _ := s.Begin(ctx, Request{Actor: as(alice)}).Lang(); l != "zh" {
 		t.Fatalf("lang from the chat: %q", l)
 	}
-	if err := s.SetUserSettings(ctx, "test", alice.ID, UserSettings{Lang: "en"}); err != nil {
+	if err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", User: User{ID: alice.ID}}}).SetUserSettings(UserSettings{Lang: "en"}); err != nil {
 		t.Fatal(err)
 	}
-	if l, _ := s.Lang(ctx, as(alice)); l != "en" {
+	if l, _ := s.Begin(ctx, Request{Actor: as(alice)}).Lang(); l != "en" {
 		t.Fatalf("user override: %q", l)
 	}
-	if l, _ := s.Lang(ctx, as(bob)); l != "zh" {
+	if l, _ := s.Begin(ctx, Request{Actor: as(bob)}).Lang(); l != "zh" {
 		t.Fatalf("bob: %q", l)
 	}
 	for _, bad := range []ChatSettings{{Lang: "EN"}, {Lang: "klingon-x"}, {Level: 9}, {Rules: engine.Rules{Width: 2}}} {
-		if err := s.SetChatSettings(ctx, "test", "c", bad); !errors.Is(err, ErrBadRequest) {
+		if err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).SetChatSettings(bad); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("chat settings %+v: %v", bad, err)
 		}
 	}
-	if err := s.SetUserSettings(ctx, "test", alice.ID, UserSettings{Lang: "e n"}); !errors.Is(err, ErrBadRequest) {
+	if err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", User: User{ID: alice.ID}}}).SetUserSettings(UserSettings{Lang: "e n"}); !errors.Is(err, ErrBadRequest) {
 		t.Errorf("bad user lang: %v", err)
 	}
-	if got, _ := s.ChatSettings(ctx, "test", "c"); got != cs {
+	if got, _ := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).ChatSettings(); got != cs {
 		t.Fatalf("refused settings changed them: %+v", got)
 	}
 }
@@ -496,7 +492,7 @@ func TestStartAfterIdleGame(t *testing.T) {
 	if n, err := s.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
-	if r, err := s.Running(ctx, as(alice)); err != nil || r.ID() != v.ID() {
+	if r, err := s.Begin(ctx, Request{Actor: as(alice)}).Running(); err != nil || r.ID() != v.ID() {
 		t.Fatalf("running after the sweep: %s, %v; want %s", r.ID(), err, v.ID())
 	}
 	if o, _ := s.Game(ctx, old.ID()); o.Status() != Expired {
@@ -529,13 +525,13 @@ func TestAddresseeMatching(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := challenge(t, s, tc.to)
-			defer s.Cancel(ctx, as(alice), v.ID())
+			defer s.Begin(ctx, Request{Actor: as(alice)}).Cancel(v.ID())
 			if got := v.IsFor(tc.who); got != tc.want {
 				t.Errorf("IsFor(%+v) = %v", tc.who, got)
 			}
 			if !tc.want {
-				for name, act := range map[string]func(context.Context, Actor, GameID) (View, error){"accept": s.Accept, "decline": s.Decline} {
-					if _, err := act(ctx, as(tc.who), v.ID()); !errors.Is(err, ErrNotForYou) {
+				for name, act := range map[string]func(*Turn, GameID) (View, error){"accept": (*Turn).Accept, "decline": (*Turn).Decline} {
+					if _, err := act(turn(s, tc.who), v.ID()); !errors.Is(err, ErrNotForYou) {
 						t.Errorf("%s by %+v: %v, want ErrNotForYou", name, tc.who, err)
 					}
 				}
@@ -544,7 +540,7 @@ func TestAddresseeMatching(t *testing.T) {
 				}
 				return
 			}
-			d, err := s.Decline(ctx, as(tc.who), v.ID())
+			d, err := s.Begin(ctx, Request{Actor: as(tc.who)}).Decline(v.ID())
 			if err != nil || d.Status() != Declined {
 				t.Errorf("decline by %+v: %s, %v", tc.who, d.Status(), err)
 			}

@@ -60,7 +60,7 @@ var (
 	// user made a challenge less than Limits.ChallengeCooldown ago.
 	ErrCooldown = errors.New("challenging too often")
 	// ErrDuplicate is returned, with a view of the game it changed when
-	// there is one, by a change made under WithUpdate when another
+	// there is one, by a change of a Turn handling an update when another
 	// handling of the same platform update already took effect: the
 	// update was delivered or replayed twice, and nothing changed again.
 	ErrDuplicate = errors.New("update already handled")

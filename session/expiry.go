@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // sweepBatch is how many due games Sweep reads at a time.
@@ -16,11 +17,11 @@ const sweepBatch = 256
 // committing it, and then returns its view with an error wrapping
 // ErrExpired; g is updated in place. It returns a zero View and nil when
 // g is not due. The caller holds g's lock.
-func (s *Service) expireIfDue(ctx context.Context, g *Game) (View, error) {
-	if g.Status.Over() || g.Deadline.IsZero() || s.now().Before(g.Deadline) {
+func (t *Turn) expireIfDue(g *Game) (View, error) {
+	if g.Status.Over() || g.Deadline.IsZero() || t.s.now().Before(g.Deadline) {
 		return View{}, nil
 	}
-	v, err := s.expire(ctx, g)
+	v, err := t.expire(g)
 	if err != nil {
 		return v, err
 	}
@@ -30,7 +31,7 @@ func (s *Service) expireIfDue(ctx context.Context, g *Game) (View, error) {
 // expire ends the live game g for running out of time: an open challenge
 // lapses; a duel before both players moved is aborted; in a duel the side
 // to move loses; against the AI nobody wins.
-func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
+func (t *Turn) expire(g *Game) (View, error) {
 	b, err := g.board()
 	if err != nil {
 		return View{}, err
@@ -46,7 +47,7 @@ func (s *Service) expire(ctx context.Context, g *Game) (View, error) {
 	default:
 		g.Status, g.Winner = Expired, engine.Empty
 	}
-	return s.commit(ctx, g, b, was)
+	return t.commitGame(g, b, was, nil)
 }
 
 // Sweep ends every live game whose deadline has passed, calls
@@ -70,9 +71,9 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	var after DueGame
 	for {
 		var due []DueGame
-		err := s.store.View(ctx, func(tx Tx) error {
+		err := s.kv.View(ctx, func(tx kv.Tx) error {
 			var err error
-			due, err = tx.Due(now, after, sweepBatch)
+			due, err = layout{tx}.Due(now, after, sweepBatch)
 			return err
 		})
 		if err != nil {
@@ -107,22 +108,27 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 // is unreadable is reported and left alone.
 func (s *Service) sweepOne(ctx context.Context, id GameID) (View, bool, error) {
 	defer s.locks.lock(string(id))()
-	g, err := s.load(ctx, id)
-	if errors.Is(err, ErrSchema) {
-		s.onUnreadable(UnreadableGame, string(id))
+	t := s.Begin(ctx, Request{})
+	for attempt := 0; ; attempt++ {
+		g, err := t.game(id)
+		if errors.Is(err, ErrSchema) {
+			s.onUnreadable(UnreadableGame, string(id))
+			return View{}, false, nil
+		}
+		if err != nil {
+			return View{}, false, err
+		}
+		v, err := t.expireIfDue(&g)
+		switch {
+		case errors.Is(err, ErrExpired):
+			return v, true, nil
+		case t.conflicted(err, attempt):
+			continue
+		case err != nil:
+			return View{}, false, err
+		}
 		return View{}, false, nil
 	}
-	if err != nil {
-		return View{}, false, err
-	}
-	v, err := s.expireIfDue(ctx, &g)
-	switch {
-	case errors.Is(err, ErrExpired):
-		return v, true, nil
-	case err != nil:
-		return View{}, false, err
-	}
-	return View{}, false, nil
 }
 
 // RunSweeper calls Sweep on every tick until ctx is done, and then

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // BenchmarkFootprint measures what a long-lived bot holds: a store of
@@ -36,7 +37,8 @@ func BenchmarkFootprint(b *testing.B) {
 	gomoku, _ := engine.Preset("gomoku")
 	put := func(from, to int, mk func(i int) Game) {
 		for lo := from; lo < to; lo += 1000 {
-			err := st.Update(context.Background(), func(tx Tx) error {
+			err := st.Update(context.Background(), func(kt kv.Tx) error {
+				tx := layout{kt}
 				for i := lo; i < min(lo+1000, to); i++ {
 					if err := tx.PutGame(mk(i)); err != nil {
 						return err

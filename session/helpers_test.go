@@ -10,7 +10,7 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/boltstore"
-	bolt "go.etcd.io/bbolt"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // mustOpenStore opens a bbolt store on a temp file and checks the file's
@@ -33,13 +33,7 @@ func checkAndClose(t testing.TB, st *testStore) {
 	if st.DB().Path() == "" {
 		return
 	}
-	err := st.DB().View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			return err
-		}
-		return nil
-	})
-	if err != nil {
+	if err := st.Check(); err != nil {
 		t.Errorf("bbolt check: %v", err)
 	}
 	st.Close()
@@ -60,7 +54,7 @@ func fixedClock() func() time.Time {
 
 // newTestService returns a service on st with a fixed clock and seeds
 // counting up from seed.
-func newTestService(st Store, seed uint64) *Service {
+func newTestService(st kv.Store, seed uint64) *Service {
 	var next atomic.Uint64
 	next.Store(seed)
 	return New(st, &Config{
@@ -80,13 +74,13 @@ func as(u User) Actor { return Actor{Platform: "test", Chat: "c", User: u} }
 
 // putDuel stores a running game between alice (black) and bob (white)
 // directly, as later duel code will.
-func putDuel(t *testing.T, st Store, id GameID, moves ...engine.Point) {
+func putDuel(t *testing.T, st kv.Store, id GameID, moves ...engine.Point) {
 	t.Helper()
 	g := Game{
 		ID: id, Platform: "test", Chat: "c", Rules: engine.TicTacToe(),
 		Seats: [2]Seat{{User: alice}, {User: bob}}, Moves: moves, Status: Running, Version: 1,
 	}
-	if err := st.Update(context.Background(), func(tx Tx) error { return tx.PutGame(g) }); err != nil {
+	if err := st.Update(context.Background(), func(tx kv.Tx) error { return layout{tx}.PutGame(g) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -143,7 +137,7 @@ func (firstLegal) Move(_ context.Context, b *engine.Board) (engine.Point, error)
 
 // newClockService returns a service on st with clock c, seeds counting up
 // from seed, and cfg's other fields.
-func newClockService(st Store, c *clock, seed uint64, cfg Config) *Service {
+func newClockService(st kv.Store, c *clock, seed uint64, cfg Config) *Service {
 	var next atomic.Uint64
 	next.Store(seed)
 	cfg.Now = c.Now
@@ -154,32 +148,25 @@ func newClockService(st Store, c *clock, seed uint64, cfg Config) *Service {
 // mustPlay places a stone and fails the test on any error.
 func mustPlay(t *testing.T, s *Service, u User, v View, x, y int) View {
 	t.Helper()
-	w, err := s.Place(ctx, as(u), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: x, Y: y}})
+	w, err := s.Begin(ctx, Request{Actor: as(u)}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: x, Y: y}})
 	if err != nil {
 		t.Fatalf("%s plays %d,%d in game %s: %v", u.Name, x, y, v.ID(), err)
 	}
 	return w
 }
 
-// testStore is the Store of the tests: the game logic on a bbolt file.
-type testStore struct {
-	*KVStore
-	bolt *boltstore.Store
-}
+// testStore is the store of the tests: a bbolt file.
+type testStore = boltstore.Store
 
-// DB returns the bbolt database under the store.
-func (s *testStore) DB() *bolt.DB { return s.bolt.DB() }
-
-// openBolt opens the bbolt file at path as a Store.
+// openBolt opens the bbolt file at path, with every bucket of the layout
+// created, for the tests that look at the file itself.
 func openBolt(path string, opts *boltstore.Options) (*testStore, error) {
-	db, err := boltstore.Open(path, opts)
-	if err != nil {
-		return nil, err
+	st, err := boltstore.Open(path, opts)
+	if err == nil {
+		err = st.CreateBuckets(allBuckets...)
 	}
-	st, err := NewStore(db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &testStore{KVStore: st, bolt: db}, nil
+	return st, err
 }
+
+// turn begins a turn of u in the chat every test game is in.
+func turn(s *Service, u User) *Turn { return s.Begin(context.Background(), Request{Actor: as(u)}) }

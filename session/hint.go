@@ -31,47 +31,52 @@ const hintStream = 1 << 32
 // had its hints (View.HintsLeft; a game started with no hints allowed has
 // none). A game past its deadline is ended as expired and returned with
 // ErrExpired.
-func (s *Service) Hint(ctx context.Context, who Actor, req HintRequest) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
+func (t *Turn) Hint(req HintRequest) (shown View, err error) {
+	who, s := t.req.Actor, t.s
+	defer t.verdict(&shown, &err)
 	defer s.locks.lock(string(req.Game))()
-	g, me, v, err := s.loadInPlay(ctx, who, req.Game, req.MoveNo, "hint")
-	if err != nil {
-		return v, err
-	}
-	switch {
-	case g.IsDuel():
-		return View{}, fmt.Errorf("session: hint in duel %s: %w", g.ID, ErrHintDuel)
-	case me != g.ToMove():
-		return View{}, fmt.Errorf("session: hint in game %s by %q: %w", g.ID, who.User.ID, ErrNotYourTurn)
-	case g.Hint != nil:
-		// A doubled tap: the hint of this position is shown already.
-		return s.view(&g)
-	case g.Hints >= g.HintLimit:
-		v, verr := s.view(&g)
-		if verr != nil {
-			return View{}, verr
+	for attempt := 0; ; attempt++ {
+		g, me, v, err := t.loadInPlay(req.Game, req.MoveNo, "hint")
+		if err != nil {
+			if t.conflicted(err, attempt) {
+				continue
+			}
+			return v, err
 		}
-		return v, fmt.Errorf("session: hint in game %s: %d of %d hints: %w", g.ID, g.Hints, g.HintLimit, ErrHintLimit)
-	}
-	b, err := g.board()
-	if err != nil {
-		return View{}, err
-	}
-	var p engine.Point
-	search := func() { p, err = s.suggest(ctx, &g, b) }
-	if Expensive(engine.Hard, g.Rules) {
-		if perr := s.pool.run(ctx, search); perr != nil {
-			return View{}, fmt.Errorf("session: hint in game %s: %w", g.ID, perr)
+		switch {
+		case g.IsDuel():
+			return View{}, fmt.Errorf("session: hint in duel %s: %w", g.ID, ErrHintDuel)
+		case me != g.ToMove():
+			return View{}, fmt.Errorf("session: hint in game %s by %q: %w", g.ID, who.User.ID, ErrNotYourTurn)
+		case g.Hint != nil:
+			// A doubled tap: the hint of this position is shown already.
+			return s.view(&g)
+		case g.Hints >= g.HintLimit:
+			v, verr := s.view(&g)
+			if verr != nil {
+				return View{}, verr
+			}
+			return v, fmt.Errorf("session: hint in game %s: %d of %d hints: %w", g.ID, g.Hints, g.HintLimit, ErrHintLimit)
 		}
-	} else {
-		search()
+		b, err := g.board()
+		if err != nil {
+			return View{}, err
+		}
+		p, err := t.search(position(&g, "hint"), engine.Hard, g.Rules, func() (engine.Point, error) { return s.suggest(t.ctx, &g, b) })
+		if err != nil {
+			return View{}, fmt.Errorf("session: hint in game %s: %w", g.ID, err)
+		}
+		g.Hint = &p
+		g.Hints++
+		v, err = t.commitGame(&g, b, Running, nil)
+		if err != nil {
+			if t.conflicted(err, attempt) {
+				continue
+			}
+			return t.duplicated(v, fmt.Errorf("session: commit game %s: %w", g.ID, err))
+		}
+		return v, nil
 	}
-	if err != nil {
-		return View{}, err
-	}
-	g.Hint = &p
-	g.Hints++
-	return s.commit(ctx, &g, b, Running)
 }
 
 // suggest returns the move the hard AI would play on b for the side to

@@ -19,7 +19,7 @@ func TestHintAgainstTheAI(t *testing.T) {
 		t.Fatalf("hints left %d, want 2", v.HintsLeft())
 	}
 	req := HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}
-	h, err := s.Hint(WithUpdate(ctx, "test", "7"), as(alice), req)
+	h, err := s.Begin(ctx, Request{Actor: as(alice), Update: "7"}).Hint(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,13 +27,13 @@ func TestHintAgainstTheAI(t *testing.T) {
 		t.Fatalf("hint %v %v, %d hints; want a1 (firstLegal), 1", p, ok, h.Hints())
 	}
 	// The same update again, and a doubled tap: one hint.
-	if _, err := s.Hint(WithUpdate(ctx, "test", "7"), as(alice), req); !errors.Is(err, ErrDuplicate) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice), Update: "7"}).Hint(req); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("redelivered hint: %v, want ErrDuplicate", err)
 	}
-	if h, err = s.Hint(ctx, as(alice), req); err != nil || h.Hints() != 1 {
+	if h, err = s.Begin(ctx, Request{Actor: as(alice)}).Hint(req); err != nil || h.Hints() != 1 {
 		t.Fatalf("doubled hint: %v, %d hints", err, h.Hints())
 	}
-	if _, err := s.Hint(ctx, as(bob), req); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Hint(req); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatalf("hint for a stranger: %v", err)
 	}
 	// Another replica (a new service on the same store) sees the hint.
@@ -47,14 +47,14 @@ func TestHintAgainstTheAI(t *testing.T) {
 	if _, ok := v.Hint(); ok {
 		t.Fatal("the hint outlived the move")
 	}
-	if _, err := s.Hint(ctx, as(alice), req); !errors.Is(err, ErrStale) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Hint(req); !errors.Is(err, ErrStale) {
 		t.Fatalf("hint on an old board: %v", err)
 	}
-	if h, err = s.Hint(ctx, as(alice), HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil || h.Hints() != 2 || h.HintsLeft() != 0 {
+	if h, err = s.Begin(ctx, Request{Actor: as(alice)}).Hint(HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil || h.Hints() != 2 || h.HintsLeft() != 0 {
 		t.Fatalf("second hint: %v, %d hints, %d left", err, h.Hints(), h.HintsLeft())
 	}
 	v = mustPlay(t, s, alice, h, 0, 1) // the AI answers b1
-	h, err = s.Hint(ctx, as(alice), HintRequest{Game: v.ID(), MoveNo: v.MoveNo()})
+	h, err = s.Begin(ctx, Request{Actor: as(alice)}).Hint(HintRequest{Game: v.ID(), MoveNo: v.MoveNo()})
 	if !errors.Is(err, ErrHintLimit) || h.Hints() != 2 {
 		t.Fatalf("third hint: %v, %d hints; want ErrHintLimit with 2", err, h.Hints())
 	}
@@ -62,7 +62,7 @@ func TestHintAgainstTheAI(t *testing.T) {
 	if v.Status() != Won {
 		t.Fatalf("status %s, want won", v.Status())
 	}
-	if _, err := s.Hint(ctx, as(alice), HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Hint(HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("hint after the game: %v", err)
 	}
 	// The win is marked, and is not on /top hard... but this was medium:
@@ -79,12 +79,12 @@ func TestHintRefusals(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{NewPlayer: firstLegalPlayer, Limits: Limits{HintsPerGame: 3}})
 	putDuel(t, st, "d1")
-	if _, err := s.Hint(ctx, as(alice), HintRequest{Game: "d1"}); !errors.Is(err, ErrHintDuel) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Hint(HintRequest{Game: "d1"}); !errors.Is(err, ErrHintDuel) {
 		t.Fatalf("hint in a duel: %v", err)
 	}
 	off := newClockService(st, newClock(), 5, Config{NewPlayer: firstLegalPlayer})
 	v := start(t, off, bob, engine.Easy, First)
-	h, err := s.Hint(ctx, as(bob), HintRequest{Game: v.ID(), MoveNo: v.MoveNo()})
+	h, err := s.Begin(ctx, Request{Actor: as(bob)}).Hint(HintRequest{Game: v.ID(), MoveNo: v.MoveNo()})
 	if !errors.Is(err, ErrHintLimit) || h.Hints() != 0 || h.HintsLeft() != 0 {
 		t.Fatalf("hint in a game without hints: %v, %d", err, h.Hints())
 	}
@@ -92,7 +92,7 @@ func TestHintRefusals(t *testing.T) {
 	// before its move (a board the AI has black on, at move 0).
 	w := start(t, s, carol, engine.Easy, First)
 	w = mustPlay(t, s, carol, w, 1, 1)
-	if _, err := s.Hint(ctx, as(carol), HintRequest{Game: w.ID(), MoveNo: w.MoveNo() - 1}); !errors.Is(err, ErrStale) {
+	if _, err := s.Begin(ctx, Request{Actor: as(carol)}).Hint(HintRequest{Game: w.ID(), MoveNo: w.MoveNo() - 1}); !errors.Is(err, ErrStale) {
 		t.Fatalf("hint on the AI's turn: %v", err)
 	}
 }
@@ -103,7 +103,7 @@ func TestHintsAreMarkedInStats(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newClockService(st, newClock(), 1, Config{NewPlayer: firstLegalPlayer, Limits: Limits{HintsPerGame: 3}})
 	v := start(t, s, alice, engine.Hard, First)
-	if _, err := s.Hint(ctx, as(alice), HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Hint(HintRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil {
 		t.Fatal(err)
 	}
 	v = mustPlay(t, s, alice, v, 0, 1)
@@ -115,7 +115,7 @@ func TestHintsAreMarkedInStats(t *testing.T) {
 	if got := a.Against(VsHard); got != (Tally{Wins: 1, Hinted: 1, HintedWins: 1}) {
 		t.Fatalf("alice's tally %+v", got)
 	}
-	if top, _ := s.Leaderboard(ctx, "test", "c", ByHardWins); len(top) != 0 {
+	if top, _ := turn(s, alice).Leaderboard(ByHardWins); len(top) != 0 {
 		t.Fatalf("a win with hints is on /top hard: %+v", top)
 	}
 }

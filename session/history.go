@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // HistoryLen is how many finished games History returns.
@@ -60,7 +62,7 @@ func historyKeys(p Platform, chat string, users []string, end time.Time, id Game
 // putHistory writes the history index entries of g, which has just
 // ended: one per player across chats, one per player in the chat, and the
 // entry by end time that ForgetGames reads.
-func (t kvTx) putHistory(g *Game) error {
+func (t layout) putHistory(g *Game) error {
 	var users []string
 	for _, s := range g.Seats {
 		if !s.IsAI() && s.User.ID != "" {
@@ -75,7 +77,10 @@ func (t kvTx) putHistory(g *Game) error {
 	return t.tx.Put(bucketEnded, append(timeKey(g.Updated), g.ID...), endedValue(g))
 }
 
-func (t kvTx) History(p Platform, chat, userID string, limit int) ([]GameID, error) {
+// History returns the ids of up to limit games the user finished,
+// latest first: in the chat, or in every chat of the platform when
+// chat is empty.
+func (t layout) History(p Platform, chat, userID string, limit int) ([]GameID, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -95,7 +100,10 @@ func (t kvTx) History(p Platform, chat, userID string, limit int) ([]GameID, err
 	return ids, nil
 }
 
-func (t kvTx) ForgetGames(before time.Time, limit int) (int, error) {
+// ForgetGames deletes up to limit games that finished before t,
+// oldest first, with their history and last-game entries, and returns
+// how many it deleted.
+func (t layout) ForgetGames(before time.Time, limit int) (int, error) {
 	if limit <= 0 {
 		return 0, nil
 	}
@@ -151,42 +159,34 @@ func (t kvTx) ForgetGames(before time.Time, limit int) (int, error) {
 // across is set (a private chat, the terminal). It reads one short range
 // of an index, not the games of the chat. Games whose records are
 // unreadable are left out and reported to Config.OnUnreadable.
-func (s *Service) History(ctx context.Context, who Actor, across bool) ([]View, error) {
+func (t *Turn) History(across bool) ([]View, error) {
+	who := t.req.Actor
 	chat := who.Chat
 	if across {
 		chat = ""
 	}
-	var views []View
-	var bad []GameID
-	err := s.store.View(ctx, func(tx Tx) error {
-		ids, err := tx.History(who.Platform, chat, who.User.ID, HistoryLen)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			g, err := tx.Game(id)
-			switch {
-			case errors.Is(err, ErrSchema):
-				bad = append(bad, id)
-				continue
-			case errors.Is(err, ErrNotFound):
-				continue
-			case err != nil:
-				return err
-			}
-			v, err := s.view(&g)
-			if err != nil {
-				return err
-			}
-			views = append(views, v)
-		}
-		return nil
-	})
+	lt := t.tx()
+	ids, err := lt.History(who.Platform, chat, who.User.ID, HistoryLen)
 	if err != nil {
 		return nil, fmt.Errorf("session: history of %q on %s: %w", who.User.ID, who.Platform, err)
 	}
-	for _, id := range bad {
-		s.onUnreadable(UnreadableGame, string(id))
+	var views []View
+	for _, id := range ids {
+		g, err := lt.Game(id)
+		switch {
+		case errors.Is(err, ErrSchema):
+			t.s.onUnreadable(UnreadableGame, string(id))
+			continue
+		case errors.Is(err, ErrNotFound):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("session: history of %q on %s: %w", who.User.ID, who.Platform, err)
+		}
+		v, err := t.s.view(&g)
+		if err != nil {
+			return nil, err
+		}
+		views = append(views, v)
 	}
 	return views, nil
 }
@@ -206,15 +206,15 @@ func (s *Service) ForgetGames(ctx context.Context) (int, error) {
 	}
 	before := s.now().Add(-s.historyKeep)
 	batch := forgetBatch
-	if m, ok := s.store.(interface{ MaxOps() int }); ok && m.MaxOps() > 0 {
-		batch = max(1, min(batch, m.MaxOps()/forgetBatchOps))
+	if m := s.kv.MaxOps(); m > 0 {
+		batch = max(1, min(batch, m/forgetBatchOps))
 	}
 	total := 0
 	for {
 		n := 0
-		err := s.store.Update(ctx, func(tx Tx) error {
+		err := s.kv.Update(ctx, func(tx kv.Tx) error {
 			var err error
-			n, err = tx.ForgetGames(before, batch)
+			n, err = layout{tx}.ForgetGames(before, batch)
 			return err
 		})
 		if err != nil {
@@ -233,32 +233,33 @@ func (s *Service) ForgetGames(ctx context.Context) (int, error) {
 const SendGap = 10 * time.Second
 
 // ClaimSend records that what (such as "replay") of game id is being
-// sent to the actor, and reports whether to send it: not when the update
-// ctx handles (WithUpdate) already took effect in another handling (a
-// redelivered update), nor when the same was claimed within SendGap (a
-// doubled tap). Sending changes no game, so the claim is an update mark
-// of its own, forgotten with the others after Config.UpdateTTL.
-func (s *Service) ClaimSend(ctx context.Context, who Actor, id GameID, what string) (bool, error) {
-	now := s.now()
+// sent to the actor, and reports whether to send it: not when the turn's
+// update already took effect in another handling (a redelivered update),
+// nor when the same was claimed within SendGap (a doubled tap). Sending
+// changes no game, so the claim is an update mark of its own, forgotten
+// with the others after Config.UpdateTTL.
+func (t *Turn) ClaimSend(id GameID, what string) (bool, error) {
+	who := t.req.Actor
 	key := "send\x00" + what + "\x00" + who.Chat + "\x00" + who.User.ID + "\x00" + string(id)
-	send := false
-	err := s.store.Update(ctx, func(tx Tx) error {
-		send = false
-		if err := markUpdate(ctx, tx, id, now); err != nil {
-			return err
+	for attempt := 0; ; attempt++ {
+		now := t.s.now()
+		send := false
+		err := t.commit(id, func(lt layout) error {
+			m, ok, err := lt.UpdateMark(who.Platform, key)
+			if err != nil || (ok && now.Sub(m.At) < SendGap && !m.At.After(now)) {
+				return err
+			}
+			send = true
+			return lt.PutUpdateMark(who.Platform, key, UpdateMark{At: now, Game: id})
+		})
+		switch {
+		case errors.Is(err, ErrDuplicate):
+			return false, nil
+		case t.conflicted(err, attempt):
+			continue
+		case err != nil:
+			return false, fmt.Errorf("session: send %s of game %s: %w", what, id, err)
 		}
-		m, ok, err := tx.UpdateMark(who.Platform, key)
-		if err != nil || (ok && now.Sub(m.At) < SendGap && !m.At.After(now)) {
-			return err
-		}
-		send = true
-		return tx.PutUpdateMark(who.Platform, key, UpdateMark{At: now, Game: id})
-	})
-	if errors.Is(err, ErrDuplicate) {
-		return false, nil
+		return send, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("session: send %s of game %s: %w", what, id, err)
-	}
-	return send, nil
 }

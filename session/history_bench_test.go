@@ -35,7 +35,8 @@ func BenchmarkFinishedGameBytes(b *testing.B) {
 		}
 		start := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 		for lo := 0; lo < games; lo += 500 {
-			err := st.Update(context.Background(), func(tx Tx) error {
+			err := st.Update(context.Background(), func(kt kv.Tx) error {
+				tx := layout{kt}
 				for i := lo; i < lo+500; i++ {
 					at := start.Add(time.Duration(i) * time.Minute)
 					g := Game{
@@ -54,7 +55,7 @@ func BenchmarkFinishedGameBytes(b *testing.B) {
 			}
 		}
 		sizes := map[string]int{}
-		err = st.KV().View(context.Background(), func(tx kv.Tx) error {
+		err = st.View(context.Background(), func(tx kv.Tx) error {
 			for _, bk := range [][]byte{bucketGames, bucketHistory, bucketChatHistory, bucketEnded} {
 				if err := tx.Scan(bk, nil, nil, func(k, v []byte) bool { sizes[string(bk)] += len(k) + len(v); return true }); err != nil {
 					return err

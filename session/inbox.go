@@ -2,9 +2,12 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // InboxItem is a platform update the bot received but has not finished
@@ -21,7 +24,7 @@ const ClaimTTL = 2 * time.Minute
 
 // Receive keeps updates of platform p in the store, in one commit, so
 // that an update the platform was told was delivered survives a crash
-// until Handled removes it. Adapters call it before they confirm
+// until Handled removes it. Fronts call it before they confirm
 // delivery to the platform, and replay Pending at start. It returns the
 // ids of the items that were handled already (within Config.UpdateTTL),
 // done, and of those that another process sharing the store kept less
@@ -32,8 +35,24 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 		return nil, nil, nil
 	}
 	now := s.now()
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.received.do(receivedItems{p, items}, s.groupSize(3*len(items)), func(groups []receivedItems) []error {
+		return s.receiveNew(ctx, groups, now)
+	})
+	if err == nil || !errors.Is(err, kv.ErrConflict) {
+		if err != nil {
+			return nil, nil, fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
+		}
+		return nil, nil, nil
+	}
+	err = s.kv.Update(ctx, func(kt kv.Tx) error {
+		tx := layout{kt}
 		done, held = done[:0], held[:0]
+		keys := make([]kv.Key, 0, 2*len(items))
+		for _, it := range items {
+			keys = append(keys, kv.Key{Bucket: bucketUpdates, Key: updateMarkKey(p, inboxMarkID(it.ID))},
+				kv.Key{Bucket: bucketInbox, Key: inboxKey(p, it.ID)})
+		}
+		tx.fetch(keys)
 		for _, it := range items {
 			_, handled, err := tx.UpdateMark(p, inboxMarkID(it.ID))
 			if err != nil {
@@ -51,10 +70,7 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 				held = append(held, it.ID)
 				continue
 			}
-			if err := tx.PutInbox(p, it); err != nil {
-				return err
-			}
-			if err := tx.ClaimInbox(p, it.ID, s.holder, now); err != nil {
+			if err := tx.PutInbox(p, it, s.holder, now); err != nil {
 				return err
 			}
 		}
@@ -66,39 +82,210 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 	return done, held, nil
 }
 
-// Handled removes the update id of platform p from the inbox once it was
-// handled, and marks it handled (see WithUpdate, with the same id in
-// decimal) unless a change it made did already, so that Receive drops it
-// when it comes again; handling one that is not in the inbox is no
-// error.
-func (s *Service) Handled(ctx context.Context, p Platform, id int64) error {
-	now := s.now()
-	err := s.store.Update(ctx, func(tx Tx) error {
-		if err := tx.DeleteInbox(p, id); err != nil {
-			return err
+// receivedItems are updates of a platform to keep.
+type receivedItems struct {
+	p     Platform
+	items []InboxItem
+}
+
+// receiveNew keeps and claims the updates of the groups in one commit,
+// assuming what is almost always so: that none was handled (marked) or
+// kept before. It commits without reading; when one was, it fails with
+// kv.ErrConflict, writing nothing, for every group, and Receive then
+// reads and decides update by update.
+func (s *Service) receiveNew(ctx context.Context, groups []receivedItems, now time.Time) []error {
+	t := s.kv.Begin(ctx)
+	tx := layout{t}
+	errs := make([]error, len(groups))
+	seen := make(map[string]bool)
+	err := func() error {
+		for i, g := range groups {
+			if dup(seen, g) {
+				// The same update came twice at once: the copy
+				// decides alone, after this commit.
+				errs[i] = kv.ErrConflict
+				continue
+			}
+			for _, it := range g.items {
+				t.AssumeAbsent(bucketUpdates, updateMarkKey(g.p, inboxMarkID(it.ID)))
+				t.AssumeAbsent(bucketInbox, inboxKey(g.p, it.ID))
+				if err := tx.PutInbox(g.p, it, s.holder, now); err != nil {
+					return err
+				}
+			}
 		}
-		if _, handled, err := tx.UpdateMark(p, inboxMarkID(id)); err != nil || handled {
-			return err
+		return t.Commit(ctx)
+	}()
+	for i := range errs {
+		if errs[i] == nil {
+			errs[i] = err
 		}
-		return tx.PutUpdateMark(p, inboxMarkID(id), UpdateMark{At: now})
+	}
+	return errs
+}
+
+// dup says whether an update of g is in seen, or in g twice, and adds
+// g's to seen.
+func dup(seen map[string]bool, g receivedItems) bool {
+	d := false
+	for _, it := range g.items {
+		k := string(inboxKey(g.p, it.ID))
+		d = d || seen[k]
+		seen[k] = true
+	}
+	return d
+}
+
+// Binding says that a message shows a game: the message a front sent
+// for it, to be edited by later actions on the game.
+type Binding struct {
+	Game    GameID
+	Message string
+}
+
+// Finished is an update handled to its end, as Handled records it.
+type Finished struct {
+	// Update is the update's id.
+	Update string
+	// Marked says that a change the update made recorded it handled
+	// already (Turn.Marked), so that its mark need not be written again.
+	Marked bool
+	// Binds are the messages its boards were posted in, to bind to their
+	// games.
+	Binds []Binding
+}
+
+// Handled records that update f.Update of platform p was handled to its
+// end (its messages are out): it leaves the inbox when it is there (id in
+// decimal, as Receive keeps it), it is marked handled unless f.Marked
+// says it is, so that Receive drops it when it comes again, and the
+// games of f.Binds are bound to their messages, all in one commit. It
+// reads nothing but the games it binds, so that it commits without a
+// round trip to read. Handling one that is not in the inbox is no error.
+//
+// Calls made while another's commit is in progress are committed
+// together in the next one (group commit), so that a busy bot pays one
+// transaction for many updates; each call returns once its own update is
+// committed, with its own error.
+func (s *Service) Handled(ctx context.Context, p Platform, f Finished) error {
+	return s.handled.do(handledItem{p, f}, s.groupSize(12), func(items []handledItem) []error {
+		return s.commitHandled(ctx, items)
 	})
+}
+
+// handledItem is an update of a platform handled to its end.
+type handledItem struct {
+	p Platform
+	f Finished
+}
+
+// groupSize returns how many items one group commit takes: as many as
+// the store's transactions hold, an item reading and writing up to ops
+// keys, and at most 64.
+func (s *Service) groupSize(ops int) int {
+	if m := s.kv.MaxOps(); m > 0 {
+		return max(1, min(64, m/ops))
+	}
+	return 64
+}
+
+// commitHandled commits the items in one transaction and returns each
+// one's result; when the group fails, each is committed again alone, so
+// that one bad binding fails only its own call.
+func (s *Service) commitHandled(ctx context.Context, items []handledItem) []error {
+	now := s.now()
+	run := func(items []handledItem) error {
+		return s.kv.Update(ctx, func(kt kv.Tx) error {
+			tx := layout{kt}
+			for _, c := range items {
+				if inbox, ok := inboxID(c.f.Update); ok {
+					if err := tx.DeleteInbox(c.p, inbox); err != nil {
+						return err
+					}
+				}
+				if !c.f.Marked {
+					if err := tx.markHandled(c.p, c.f.Update, now); err != nil {
+						return err
+					}
+				}
+				if err := bind(tx, now, c.f.Binds); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	errs := make([]error, len(items))
+	err := run(items)
+	for i, c := range items {
+		if err != nil && len(items) > 1 {
+			errs[i] = wrapHandled(c, run([]handledItem{c}))
+		} else {
+			errs[i] = wrapHandled(c, err)
+		}
+	}
+	return errs
+}
+
+// wrapHandled names the update in err, when it is not nil.
+func wrapHandled(c handledItem, err error) error {
 	if err != nil {
-		return fmt.Errorf("session: handled %s update %d: %w", p, id, err)
+		return fmt.Errorf("session: handled %s update %s: %w", c.p, c.f.Update, err)
 	}
 	return nil
 }
 
-// inboxMarkID returns the update id of an inbox item as WithUpdate takes
-// it: in decimal.
+// Bind binds the games of binds to their messages, in one commit, outside
+// any update: for the messages a front sent to show games.
+func (s *Service) Bind(ctx context.Context, binds ...Binding) error {
+	if len(binds) == 0 {
+		return nil
+	}
+	now := s.now()
+	err := s.kv.Update(ctx, func(kt kv.Tx) error { return bind(layout{kt}, now, binds) })
+	if err != nil {
+		return fmt.Errorf("session: bind %d messages: %w", len(binds), err)
+	}
+	return nil
+}
+
+// bind records in tx that each binding's message shows its game; a game
+// bound to that message already is left as it is.
+func bind(tx layout, now time.Time, binds []Binding) error {
+	for _, b := range binds {
+		g, err := tx.Game(b.Game)
+		if err != nil {
+			return err
+		}
+		if g.Message == b.Message {
+			continue
+		}
+		g.Message, g.Version, g.Updated = b.Message, g.Version+1, now
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inboxID returns the inbox id of an update id: the update id in
+// canonical decimal, which Receive keeps updates under.
+func inboxID(id string) (int64, bool) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil && strconv.FormatInt(n, 10) == id
+}
+
+// inboxMarkID returns the update id of an inbox item as Request.Update
+// and Handled take it: in decimal.
 func inboxMarkID(id int64) string { return strconv.FormatInt(id, 10) }
 
 // Pending returns the updates of platform p received but not handled,
 // lowest id first: what a crash interrupted.
 func (s *Service) Pending(ctx context.Context, p Platform) ([]InboxItem, error) {
 	var items []InboxItem
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := s.kv.View(ctx, func(tx kv.Tx) error {
 		var err error
-		items, err = tx.Inbox(p)
+		items, err = layout{tx}.Inbox(p)
 		return err
 	})
 	if err != nil {

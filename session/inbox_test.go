@@ -2,7 +2,11 @@ package session
 
 import (
 	"fmt"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
@@ -15,10 +19,10 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	if _, _, err := s.Receive(ctx, "telegramx", []InboxItem{{ID: 1, Data: []byte("other platform")}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Handled(ctx, "telegram", 7); err != nil {
+	if err := s.Handled(ctx, "telegram", Finished{Update: "7"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Handled(ctx, "telegram", 12345); err != nil {
+	if err := s.Handled(ctx, "telegram", Finished{Update: "12345"}); err != nil {
 		t.Fatalf("handling an unknown update: %v", err)
 	}
 	checkAndClose(t, st)
@@ -34,5 +38,117 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	}
 	if s := fmt.Sprintf("%v", got); s != "[{-5 [97]} {300 [99]}]" {
 		t.Fatalf("pending after reopen: %s, want ids -5 and 300 in order", s)
+	}
+}
+
+func TestInboxClaimsHoldUpdatesForTheirKeeper(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	c := newClock()
+	one := newClockService(st, c, 1, Config{})
+	two := newClockService(st, c, 2, Config{})
+	receive := func(s *Service, ids ...int64) string {
+		t.Helper()
+		var items []InboxItem
+		for _, id := range ids {
+			items = append(items, InboxItem{ID: id, Data: []byte(fmt.Sprint(id))})
+		}
+		done, held, err := s.Receive(ctx, "tg", items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("done %v held %v", done, held)
+	}
+	if got := receive(one, 1, 2); got != "done [] held []" {
+		t.Fatalf("first delivery: %s", got)
+	}
+	// A copy delivered to another replica is left to the keeper; the
+	// keeper itself takes its own copy again (a replay after a crash).
+	if got := receive(two, 2, 3); got != "done [] held [2]" {
+		t.Fatalf("copy at the other replica: %s, want 2 held", got)
+	}
+	if got := receive(one, 2); got != "done [] held []" {
+		t.Fatalf("copy at the keeper: %s", got)
+	}
+	// An update kept by a replica older than ClaimTTL is taken over.
+	c.Advance(ClaimTTL + time.Second)
+	if got := receive(two, 1); got != "done [] held []" {
+		t.Fatalf("copy after the claim expired: %s", got)
+	}
+	if got := receive(one, 1); got != "done [] held [1]" {
+		t.Fatalf("copy at the first keeper after the take-over: %s", got)
+	}
+}
+
+func TestInboxReadsRecordsOfTheEarlierRelease(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newTestService(st, 1)
+	// An earlier release kept the update's bytes alone, and its claim
+	// in a bucket of its own.
+	if err := st.Update(ctx, func(tx kv.Tx) error { return tx.Put(bucketInbox, inboxKey("tg", 9), []byte("old")) }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Pending(ctx, "tg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != 9 || string(got[0].Data) != "old" {
+		t.Fatalf("pending: %v, want update 9 with its bytes", got)
+	}
+	if done, held, err := s.Receive(ctx, "tg", []InboxItem{{ID: 9, Data: []byte("old")}}); err != nil || len(done)+len(held) != 0 {
+		t.Fatalf("receiving the unclaimed update again: done %v held %v err %v", done, held, err)
+	}
+	if err := s.Handled(ctx, "tg", Finished{Update: "9"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Pending(ctx, "tg"); err != nil || len(got) != 0 {
+		t.Fatalf("pending after handling: %v %v", got, err)
+	}
+}
+
+func TestConcurrentReceivesAndHandledsCommitEachUpdate(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	s := newTestService(st, 1)
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make(chan error, 3*n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each update comes twice at once (a platform retry), and
+			// even updates are handled right after.
+			id := int64(i)
+			for range 2 {
+				if done, held, err := s.Receive(ctx, "tg", []InboxItem{{ID: id, Data: []byte{byte(i)}}}); err != nil || len(done)+len(held) != 0 {
+					errs <- fmt.Errorf("receive %d: done %v held %v err %v", id, done, held, err)
+				}
+			}
+			if i%2 == 0 {
+				errs <- s.Handled(ctx, "tg", Finished{Update: fmt.Sprint(id)})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Pending(ctx, "tg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n/2 {
+		t.Fatalf("%d updates pending, want the %d odd ones", len(got), n/2)
+	}
+	for i, it := range got {
+		if it.ID != int64(2*i+1) || len(it.Data) != 1 || it.Data[0] != byte(it.ID) {
+			t.Fatalf("pending update %d: %v, want id %d", i, it, 2*i+1)
+		}
+	}
+	done, _, err := s.Receive(ctx, "tg", []InboxItem{{ID: 0}, {ID: 1}})
+	if err != nil || fmt.Sprint(done) != "[0]" {
+		t.Fatalf("handled update 0 and kept update 1 received again: done %v, err %v", done, err)
 	}
 }

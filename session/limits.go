@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -18,7 +17,7 @@ type Limits struct {
 	// ChallengeCooldown is how long a user waits between two challenges
 	// (a duel rematch counts as one). It is a rate limit kept in memory,
 	// empty after a restart; an update handled twice makes one challenge
-	// whatever it is, through the update marks (WithUpdate).
+	// whatever it is, through the update marks (Request.Update).
 	ChallengeCooldown time.Duration
 	// UndosPerGame is how many takebacks one game may have.
 	UndosPerGame int
@@ -32,7 +31,7 @@ type Limits struct {
 // l.GamesPerChat live games, or ErrUserGames when who takes part in
 // l.GamesPerUser live games in any chat; it counts in tx, so the check and
 // the write that follows it are one transaction.
-func (l Limits) check(tx Tx, who Actor) error {
+func (l Limits) check(tx layout, who Actor) error {
 	if l.GamesPerChat > 0 {
 		ids, err := tx.LiveGames(who.Platform, who.Chat)
 		if err != nil {
@@ -112,13 +111,11 @@ func (s *Service) markCooldown(who Actor) {
 	s.cooldowns.mark(string(userKey(who.Platform, "", who.User.ID)), s.now(), s.lim.ChallengeCooldown)
 }
 
-// checkUser returns ErrUserGames when who already takes part in
-// Limits.GamesPerUser live games in the chat.
-func (s *Service) checkUser(ctx context.Context, who Actor) error {
-	if s.lim.GamesPerUser <= 0 {
+// checkUser returns ErrUserGames when the actor already takes part in
+// Limits.GamesPerUser live games.
+func (t *Turn) checkUser() error {
+	if t.s.lim.GamesPerUser <= 0 {
 		return nil
 	}
-	return s.store.View(ctx, func(tx Tx) error {
-		return Limits{GamesPerUser: s.lim.GamesPerUser}.check(tx, who)
-	})
+	return Limits{GamesPerUser: t.s.lim.GamesPerUser}.check(t.tx(), t.req.Actor)
 }

@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // liveCount returns how many live games the test chat holds.
 func liveCount(t *testing.T, svc *Service) int {
 	t.Helper()
 	var n int
-	err := svc.store.View(ctx, func(tx Tx) error {
+	err := svc.kv.View(ctx, func(kt kv.Tx) error {
+		tx := layout{kt}
 		ids, err := tx.LiveGames("test", "c")
 		n = len(ids)
 		return err
@@ -29,13 +31,13 @@ func TestGamesPerUserLimit(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	svc := newClockService(st, newClock(), 1, Config{NewPlayer: firstLegalPlayer, Limits: Limits{GamesPerUser: 2}})
 	ttt := engine.TicTacToe()
-	if _, err := svc.Challenge(ctx, as(alice), ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Start(ctx, as(alice), StartRequest{Rules: ttt, Level: engine.Easy}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Start(StartRequest{Rules: ttt, Level: engine.Easy}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := svc.Challenge(ctx, as(alice), ChallengeRequest{Rules: ttt})
+	_, err := svc.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: ttt})
 	if !errors.Is(err, ErrUserGames) {
 		t.Fatalf("third game: %v, want ErrUserGames", err)
 	}
@@ -44,11 +46,11 @@ func TestGamesPerUserLimit(t *testing.T) {
 	}
 	// Bob may still play, but may not join alice's games beyond his own
 	// limit; alice accepting bob's challenge is refused too.
-	open, err := svc.Challenge(ctx, as(bob), ChallengeRequest{Rules: ttt})
+	open, err := svc.Begin(ctx, Request{Actor: as(bob)}).Challenge(ChallengeRequest{Rules: ttt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Accept(ctx, as(alice), open.ID()); !errors.Is(err, ErrUserGames) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Accept(open.ID()); !errors.Is(err, ErrUserGames) {
 		t.Fatalf("accept over the limit: %v, want ErrUserGames", err)
 	}
 	if v, _ := svc.Game(ctx, open.ID()); v.Status() != Open {
@@ -56,22 +58,22 @@ func TestGamesPerUserLimit(t *testing.T) {
 	}
 	// The limit spans the chats of a platform, not other platforms.
 	other := Actor{Platform: "test", Chat: "d", User: alice}
-	if _, err := svc.Challenge(ctx, other, ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrUserGames) {
+	if _, err := svc.Begin(ctx, Request{Actor: other}).Challenge(ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrUserGames) {
 		t.Fatalf("in another chat: %v, want ErrUserGames", err)
 	}
 	elsewhere := Actor{Platform: "other", Chat: "c", User: alice}
-	if _, err := svc.Challenge(ctx, elsewhere, ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: elsewhere}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatalf("on another platform: %v", err)
 	}
 	// A game that ends frees its place.
-	running, err := svc.Running(ctx, as(alice))
+	running, err := svc.Begin(ctx, Request{Actor: as(alice)}).Running()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Resign(ctx, as(alice), running.ID()); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Resign(running.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Challenge(ctx, other, ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: other}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatalf("after a game ended: %v", err)
 	}
 }
@@ -81,25 +83,25 @@ func TestGamesPerChatLimit(t *testing.T) {
 	svc := newClockService(st, newClock(), 1, Config{NewPlayer: firstLegalPlayer, Limits: Limits{GamesPerChat: 2}})
 	ttt := engine.TicTacToe()
 	for _, u := range []User{alice, bob} {
-		if _, err := svc.Start(ctx, as(u), StartRequest{Rules: ttt, Level: engine.Easy}); err != nil {
+		if _, err := svc.Begin(ctx, Request{Actor: as(u)}).Start(StartRequest{Rules: ttt, Level: engine.Easy}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.Challenge(ctx, as(carol), ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrChatGames) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(carol)}).Challenge(ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrChatGames) {
 		t.Fatalf("challenge in a full chat: %v, want ErrChatGames", err)
 	}
-	if _, err := svc.Start(ctx, as(carol), StartRequest{Rules: ttt, Level: engine.Easy}); !errors.Is(err, ErrChatGames) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(carol)}).Start(StartRequest{Rules: ttt, Level: engine.Easy}); !errors.Is(err, ErrChatGames) {
 		t.Fatalf("start in a full chat: %v, want ErrChatGames", err)
 	}
 	if n := liveCount(t, svc); n != 2 {
 		t.Fatalf("%d live games, want 2", n)
 	}
 	// When a game ends, there is room again.
-	v, _ := svc.Running(ctx, as(alice))
-	if _, err := svc.Resign(ctx, as(alice), v.ID()); err != nil {
+	v, _ := svc.Begin(ctx, Request{Actor: as(alice)}).Running()
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Resign(v.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Challenge(ctx, as(carol), ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(carol)}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatalf("after a game ended: %v", err)
 	}
 }
@@ -109,37 +111,37 @@ func TestChallengeCooldown(t *testing.T) {
 	c := newClock()
 	svc := newClockService(st, c, 1, Config{Limits: Limits{ChallengeCooldown: 10 * time.Second}})
 	ttt := engine.TicTacToe()
-	first, err := svc.Challenge(ctx, as(alice), ChallengeRequest{Rules: ttt})
+	first, err := svc.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: ttt})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.Advance(9 * time.Second)
-	if _, err := svc.Challenge(ctx, as(alice), ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrCooldown) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: ttt}); !errors.Is(err, ErrCooldown) {
 		t.Fatalf("challenge 9 s later: %v, want ErrCooldown", err)
 	}
 	if n := liveCount(t, svc); n != 1 {
 		t.Fatalf("refused challenge changed the chat: %d live games", n)
 	}
 	// Others are not held back by alice's cooldown.
-	if _, err := svc.Challenge(ctx, as(bob), ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(bob)}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatalf("bob: %v", err)
 	}
 	c.Advance(time.Second)
-	if _, err := svc.Challenge(ctx, as(alice), ChallengeRequest{Rules: ttt}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: ttt}); err != nil {
 		t.Fatalf("challenge 10 s later: %v", err)
 	}
 	// A duel's rematch is a challenge too.
-	if _, err := svc.Accept(ctx, as(carol), first.ID()); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(carol)}).Accept(first.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Resign(ctx, as(carol), first.ID()); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(carol)}).Resign(first.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Rematch(ctx, as(alice), first.ID()); !errors.Is(err, ErrCooldown) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Rematch(first.ID()); !errors.Is(err, ErrCooldown) {
 		t.Fatalf("rematch within the cooldown: %v, want ErrCooldown", err)
 	}
 	c.Advance(10 * time.Second)
-	if _, err := svc.Rematch(ctx, as(alice), first.ID()); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Rematch(first.ID()); err != nil {
 		t.Fatalf("rematch after the cooldown: %v", err)
 	}
 }
@@ -193,15 +195,15 @@ func TestObserverHearsMovesRefusalsThinksAndCommits(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	rec := &recorder{moves: map[bool]int{}, refused: map[string]int{}}
 	svc := newClockService(st, newClock(), 1, Config{NewPlayer: firstLegalPlayer, Observer: rec})
-	v, err := svc.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: Second})
+	v, err := svc.Begin(ctx, Request{Actor: as(alice)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v = mustPlay(t, svc, alice, v, 2, 2)
-	if _, err := svc.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}}); !errors.Is(err, ErrStale) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}}); !errors.Is(err, ErrStale) {
 		t.Fatal(err)
 	}
-	if _, err := svc.Resign(ctx, as(bob), v.ID()); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := svc.Begin(ctx, Request{Actor: as(bob)}).Resign(v.ID()); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatal(err)
 	}
 	rec.mu.Lock()

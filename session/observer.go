@@ -83,11 +83,3 @@ func Reason(err error) string {
 // such as an unparsable command or forged callback data, to the
 // service's observer, so that every refusal is counted in one place.
 func (s *Service) Refused(p Platform, reason string) { s.observer.Refused(p, reason) }
-
-// refused reports *errp to the observer when it is a refusal. Exported
-// methods that refuse defer it.
-func (s *Service) refused(p Platform, errp *error) {
-	if r := Reason(*errp); r != "" {
-		s.observer.Refused(p, r)
-	}
-}

@@ -15,28 +15,28 @@ func TestAMessageChatBelongsToItsFirstPlayer(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	in := func(u User) Actor { return Actor{Platform: "test", Chat: "inline:m1", User: u} }
-	v, err := s.Start(ctx, in(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true})
+	v, err := s.Begin(ctx, Request{Actor: in(alice)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Resign(ctx, in(alice), v.ID()); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: in(alice)}).Resign(v.ID()); err != nil {
 		t.Fatal(err)
 	}
 	// The game is over: no live game holds the chat any more.
-	if _, err := s.Start(ctx, in(bob), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true}); !errors.Is(err, ErrChatGames) {
+	if _, err := s.Begin(ctx, Request{Actor: in(bob)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true}); !errors.Is(err, ErrChatGames) {
 		t.Fatalf("bob's start on alice's message: %v, want ErrChatGames", err)
 	}
-	if _, err := s.Challenge(ctx, in(bob), ChallengeRequest{Rules: engine.TicTacToe(), Alone: true}); !errors.Is(err, ErrChatGames) {
+	if _, err := s.Begin(ctx, Request{Actor: in(bob)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Alone: true}); !errors.Is(err, ErrChatGames) {
 		t.Fatalf("bob's challenge on alice's message: %v, want ErrChatGames", err)
 	}
-	if _, err := s.Start(ctx, in(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true}); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: in(alice)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Alone: true}); err != nil {
 		t.Fatalf("alice's new game on her own message: %v", err)
 	}
 	// Other chats are not owned.
-	if _, err := s.Start(ctx, as(bob), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}); err != nil {
 		t.Fatal(err)
 	}
-	if cs, err := s.ChatSettings(ctx, "test", "c"); err != nil || cs.Owner != "" {
+	if cs, err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).ChatSettings(); err != nil || cs.Owner != "" {
 		t.Fatalf("an ordinary chat's settings: %+v, %v", cs, err)
 	}
 }

@@ -21,8 +21,7 @@ const cheapCells = 16
 // that takes its think time, and so goes through the AI pool: hard on
 // boards larger than 4×4. Easy and medium answer at once on any board, and
 // hard solves small boards. It is the one answer to "may the AI think
-// long?": the adapters ask it (through their dispatcher) to show that an
-// answer may take a while.
+// long?": a Turn calls its Request.Think hook exactly for such searches.
 func Expensive(l engine.Level, r engine.Rules) bool {
 	return l == engine.Hard && r.Cells() > cheapCells
 }
@@ -59,10 +58,11 @@ func newAIPool(workers, queue int) *aiPool {
 // worker while all are busy, runs search, and gives both back. It fails,
 // without running search, at once with ErrBusy when the queue is full,
 // and with ctx's error when ctx ends while waiting. The wait and the
-// search are lent through ctx's lender (see WithLender), so that the
-// caller's scheduler can run other work meanwhile; a refusal is not, as
-// it does not wait. The lent waits are thus bounded by the pool's places.
-func (p *aiPool) run(ctx context.Context, search func()) error {
+// search run through think (Request.Think) when it is set, so that the
+// caller can show that the answer takes a while and free what it holds;
+// a refusal does not, as it does not wait. The waits are thus bounded by
+// the pool's places.
+func (p *aiPool) run(ctx context.Context, think func(wait func()), search func()) error {
 	select {
 	case p.admit <- struct{}{}:
 	default:
@@ -70,13 +70,18 @@ func (p *aiPool) run(ctx context.Context, search func()) error {
 	}
 	defer func() { <-p.admit }()
 	var err error
-	Lend(ctx, func() {
+	wait := func() {
 		if err = p.take(ctx); err != nil {
 			return
 		}
 		defer func() { <-p.work }()
 		search()
-	})
+	}
+	if think != nil {
+		think(wait)
+	} else {
+		wait()
+	}
 	return err
 }
 

@@ -39,7 +39,7 @@ func smallTapsDuringFlood(b *testing.B, flooders int) {
 			defer flood.Done()
 			who := Actor{Platform: "bench", Chat: "flood", User: User{ID: fmt.Sprint("f", i)}}
 			for {
-				v, err := svc.Start(ctx, who, StartRequest{Rules: g19, Level: engine.Hard, Side: First})
+				v, err := svc.Begin(ctx, Request{Actor: who}).Start(StartRequest{Rules: g19, Level: engine.Hard, Side: First})
 				if err != nil {
 					b.Error(err)
 					return
@@ -51,7 +51,7 @@ func smallTapsDuringFlood(b *testing.B, flooders int) {
 					default:
 					}
 					cell := v.Board().LegalMoves()[0]
-					w, err := svc.Place(ctx, who, PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: cell})
+					w, err := svc.Begin(ctx, Request{Actor: who}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: cell})
 					switch {
 					case errors.Is(err, ErrBusy):
 						// A person told "busy" tries again a moment later.
@@ -74,13 +74,13 @@ func smallTapsDuringFlood(b *testing.B, flooders int) {
 	start := time.Now()
 	for i := 0; i < b.N; {
 		who := Actor{Platform: "bench", Chat: "small", User: User{ID: fmt.Sprint("s", i)}}
-		v, err := svc.Start(ctx, who, StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: First})
+		v, err := svc.Begin(ctx, Request{Actor: who}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: First})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for v.Status() == Running && i < b.N {
 			t0 := time.Now()
-			w, err := svc.Place(ctx, who, PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: v.Board().LegalMoves()[0]})
+			w, err := svc.Begin(ctx, Request{Actor: who}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: v.Board().LegalMoves()[0]})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func smallTapsDuringFlood(b *testing.B, flooders int) {
 			v, i = w, i+1
 		}
 		if v.Status() == Running {
-			if _, err := svc.Resign(ctx, who, v.ID()); err != nil {
+			if _, err := svc.Begin(ctx, Request{Actor: who}).Resign(v.ID()); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -54,7 +54,7 @@ func startAI(t *testing.T, svc *Service, u User, level engine.Level, preset stri
 	if !ok {
 		t.Fatalf("no preset %q", preset)
 	}
-	v, err := svc.Start(ctx, as(u), StartRequest{Rules: r, Level: level, Side: First})
+	v, err := svc.Begin(ctx, Request{Actor: as(u)}).Start(StartRequest{Rules: r, Level: level, Side: First})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +68,14 @@ func TestAIPoolRefusesWhenFullAndChangesNothing(t *testing.T) {
 
 	done := make(chan error)
 	go func() {
-		_, err := svc.Place(ctx, as(alice), PlaceRequest{Game: a.ID(), MoveNo: 0, Cell: engine.Point{X: 9, Y: 9}})
+		_, err := svc.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: a.ID(), MoveNo: 0, Cell: engine.Point{X: 9, Y: 9}})
 		done <- err
 	}()
 	if l := <-entered; l != engine.Hard {
 		t.Fatalf("searching at %v", l)
 	}
 	// The worker is busy and nobody may wait: bob's tap is refused.
-	_, err := svc.Place(ctx, as(bob), PlaceRequest{Game: b.ID(), MoveNo: 0, Cell: engine.Point{X: 9, Y: 9}})
+	_, err := svc.Begin(ctx, Request{Actor: as(bob)}).Place(PlaceRequest{Game: b.ID(), MoveNo: 0, Cell: engine.Point{X: 9, Y: 9}})
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("tap on a full pool: %v, want ErrBusy", err)
 	}
@@ -119,7 +119,7 @@ func TestAIPoolQueuesUpToItsBound(t *testing.T) {
 		games[i] = startAI(t, svc, u, engine.Hard, "gomoku")
 	}
 	tap := func(i int) error {
-		_, err := svc.Place(ctx, as(users[i]), PlaceRequest{Game: games[i].ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
+		_, err := svc.Begin(ctx, Request{Actor: as(users[i])}).Place(PlaceRequest{Game: games[i].ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
 		return err
 	}
 	done := make(chan error, 2)
@@ -153,13 +153,13 @@ func TestAIPoolWaitEndsWithContext(t *testing.T) {
 	b := startAI(t, svc, bob, engine.Hard, "gomoku")
 	done := make(chan error)
 	go func() {
-		_, err := svc.Place(ctx, as(alice), PlaceRequest{Game: a.ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
+		_, err := svc.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: a.ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
 		done <- err
 	}()
 	<-entered
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { <-queued; cancel() }()
-	if _, err := svc.Place(cctx, as(bob), PlaceRequest{Game: b.ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}}); !errors.Is(err, context.Canceled) {
+	if _, err := svc.Begin(cctx, Request{Actor: as(bob)}).Place(PlaceRequest{Game: b.ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled wait: %v", err)
 	}
 	release <- struct{}{}
@@ -183,19 +183,19 @@ func TestAIPoolLendsItsWaitsButNotItsRefusals(t *testing.T) {
 		defer mu.Unlock()
 		return lends
 	}
-	lctx := WithLender(ctx, func(wait func()) {
+	think := func(wait func()) {
 		mu.Lock()
 		lends++
 		mu.Unlock()
 		wait()
-	})
+	}
 	users := []User{alice, bob, carol}
 	games := make([]View, len(users))
 	for i, u := range users {
 		games[i] = startAI(t, svc, u, engine.Hard, "gomoku")
 	}
 	tap := func(i int) error {
-		_, err := svc.Place(lctx, as(users[i]), PlaceRequest{Game: games[i].ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
+		_, err := svc.Begin(ctx, Request{Actor: as(users[i]), Think: think}).Place(PlaceRequest{Game: games[i].ID(), MoveNo: 0, Cell: engine.Point{X: 7, Y: 7}})
 		return err
 	}
 	done := make(chan error, 2)
@@ -211,7 +211,7 @@ func TestAIPoolLendsItsWaitsButNotItsRefusals(t *testing.T) {
 		t.Fatalf("third search: %v, want ErrBusy", err)
 	}
 	v := startAI(t, svc, User{ID: "4"}, engine.Hard, "ttt")
-	if _, err := svc.Place(lctx, as(User{ID: "4"}), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{}}); err != nil {
+	if _, err := svc.Begin(ctx, Request{Actor: as(User{ID: "4"}), Think: think}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{}}); err != nil {
 		t.Fatal(err)
 	}
 	if n := lent(); n != 2 {

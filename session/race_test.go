@@ -24,11 +24,11 @@ func TestThousandTapsOverHundredGames(t *testing.T) {
 	ids := make([]GameID, games)
 	for i := range ids {
 		a, b := User{ID: fmt.Sprint("a", i), Name: "a"}, User{ID: fmt.Sprint("b", i%7), Name: "b"}
-		v, err := s.Challenge(ctx, as(a), ChallengeRequest{Rules: rules, Opponent: b})
+		v, err := s.Begin(ctx, Request{Actor: as(a)}).Challenge(ChallengeRequest{Rules: rules, Opponent: b})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Accept(ctx, as(b), v.ID()); err != nil {
+		if _, err := s.Begin(ctx, Request{Actor: as(b)}).Accept(v.ID()); err != nil {
 			t.Fatal(err)
 		}
 		ids[i] = v.ID()
@@ -69,7 +69,7 @@ func TestThousandTapsOverHundredGames(t *testing.T) {
 					pair.Add(1)
 					go func() {
 						defer pair.Done()
-						_, err := s.Place(ctx, as(who), req)
+						_, err := s.Begin(ctx, Request{Actor: as(who)}).Place(req)
 						switch {
 						case err == nil:
 							ok.Add(1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // TestRatingHistory counts rated duels: each adds the players' new
@@ -23,14 +24,14 @@ func TestRatingHistory(t *testing.T) {
 	vsAI.Seats[1] = Seat{AI: engine.Hard}
 	count := func(g Game) {
 		t.Helper()
-		if err := st.Update(ctx, func(tx Tx) error { return countResult(tx, &g) }); err != nil {
+		if err := st.Update(ctx, func(kt kv.Tx) error { tx := layout{kt}; return countResult(tx, &g) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	stats := func(u User) Stats {
 		t.Helper()
 		var s Stats
-		if err := st.View(ctx, func(tx Tx) error { var err error; s, err = tx.Stats("test", u.ID); return err }); err != nil {
+		if err := st.View(ctx, func(kt kv.Tx) error { tx := layout{kt}; var err error; s, err = tx.Stats("test", u.ID); return err }); err != nil {
 			t.Fatal(err)
 		}
 		return s

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"github.com/boardbot/boardbot/session/boltstore"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -112,7 +112,9 @@ func TestPutGameRefusesStaleVersion(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	g := sampleGame()
 	g.Version = 1
-	put := func(g Game) error { return st.Update(ctx, func(tx Tx) error { return tx.PutGame(g) }) }
+	put := func(g Game) error {
+		return st.Update(ctx, func(kt kv.Tx) error { tx := layout{kt}; return tx.PutGame(g) })
+	}
 	if err := put(g); err != nil {
 		t.Fatal(err)
 	}
@@ -307,9 +309,8 @@ func TestBadStoredRecordsAreErrors(t *testing.T) {
 	checks := map[string]error{}
 	_, checks["game"] = s.Game(ctx, "zz")
 	_, checks["stats"] = s.Stats(ctx, "test", alice.ID)
-	_, checks["chat settings"] = s.ChatSettings(ctx, "test", "c")
-	_, checks["lang"] = s.Lang(ctx, as(alice))
-	_, checks["user settings"] = s.UserSettings(ctx, "test", alice.ID)
+	_, checks["chat settings"] = s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "c"}}).ChatSettings()
+	_, checks["lang"] = s.Begin(ctx, Request{Actor: as(alice)}).Lang()
 	for name, err := range checks {
 		if !errors.Is(err, ErrSchema) {
 			t.Errorf("%s: %v, want ErrSchema", name, err)
@@ -318,7 +319,7 @@ func TestBadStoredRecordsAreErrors(t *testing.T) {
 	// A duel ending for alice cannot count into unreadable stats: the
 	// whole move is refused and the game stays as it was.
 	putDuel(t, st, "d", engine.Point{X: 0, Y: 0}, engine.Point{X: 0, Y: 1}, engine.Point{X: 1, Y: 0}, engine.Point{X: 1, Y: 1})
-	if _, err := s.Place(ctx, as(alice), PlaceRequest{Game: "d", MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}}); !errors.Is(err, ErrSchema) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: "d", MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}}); !errors.Is(err, ErrSchema) {
 		t.Fatalf("winning move with corrupt stats: %v", err)
 	}
 	if v, _ := s.Game(ctx, "d"); v.Status() != Running || v.MoveNo() != 4 {
@@ -341,7 +342,7 @@ var (
 func TestRecordsBeforeHandlesStillRead(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
-	v, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Handle: "bob"}})
+	v, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe(), Opponent: User{Handle: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,12 +360,12 @@ func TestRecordsBeforeHandlesStillRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	impostor := User{ID: "9", Name: "bob"}
-	for name, act := range map[string]func(context.Context, Actor, GameID) (View, error){"accept": s.Accept, "decline": s.Decline} {
-		if _, err := act(ctx, as(impostor), v.ID()); !errors.Is(err, ErrNotForYou) {
+	for name, act := range map[string]func(*Turn, GameID) (View, error){"accept": (*Turn).Accept, "decline": (*Turn).Decline} {
+		if _, err := act(turn(s, impostor), v.ID()); !errors.Is(err, ErrNotForYou) {
 			t.Errorf("a member named bob without the handle: %s: %v, want ErrNotForYou", name, err)
 		}
 	}
-	g, err := s.Accept(ctx, as(bob), v.ID())
+	g, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(v.ID())
 	if err != nil || g.Status() != Running || g.SideOf(bob.ID) == engine.Empty {
 		t.Fatalf("@bob accepts the old challenge: %v, %v", g.Status(), err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 var renjuRules = engine.Rules{Width: 15, Height: 15, K: 5, Renju: true}
@@ -23,7 +24,7 @@ func TestRenjuPlaceRefusesFoulAndChangesNothing(t *testing.T) {
 		ID: "r1", Platform: "test", Chat: "c", Rules: renjuRules,
 		Seats: [2]Seat{{User: alice}, {User: bob}}, Moves: doubleThreeMoves, Status: Running, Version: 1,
 	}
-	if err := st.Update(context.Background(), func(tx Tx) error { return tx.PutGame(g) }); err != nil {
+	if err := st.Update(context.Background(), func(kt kv.Tx) error { tx := layout{kt}; return tx.PutGame(g) }); err != nil {
 		t.Fatal(err)
 	}
 	s := newTestService(st, 1)
@@ -34,7 +35,7 @@ func TestRenjuPlaceRefusesFoulAndChangesNothing(t *testing.T) {
 	if f := before.Fouls(); f[engine.Point{X: 7, Y: 7}] != engine.DoubleThree || len(f) != 1 {
 		t.Fatalf("Fouls() = %v, want 7,7 a double three", f)
 	}
-	_, err = s.Place(ctx, as(alice), PlaceRequest{Game: "r1", MoveNo: before.MoveNo(), Cell: engine.Point{X: 7, Y: 7}})
+	_, err = s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: "r1", MoveNo: before.MoveNo(), Cell: engine.Point{X: 7, Y: 7}})
 	var foul *engine.FoulError
 	if !errors.Is(err, engine.ErrForbidden) || !errors.As(err, &foul) || foul.Foul != engine.DoubleThree {
 		t.Fatalf("Place on the double three = %v, want an engine.FoulError", err)

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 var ctx = context.Background()
 
 func start(t *testing.T, s *Service, u User, level engine.Level, side Side) View {
 	t.Helper()
-	v, err := s.Start(ctx, as(u), StartRequest{Rules: engine.TicTacToe(), Level: level, Side: side})
+	v, err := s.Begin(ctx, Request{Actor: as(u)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: level, Side: side})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,22 +43,22 @@ func TestStartReturnsRunningGame(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Easy, First)
-	again, err := s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
+	again, err := s.Begin(ctx, Request{Actor: as(alice)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
 	if !errors.Is(err, ErrAlreadyPlaying) || again.ID() != v.ID() {
 		t.Fatalf("second start = %s, %v; want game %s with ErrAlreadyPlaying", again.ID(), err, v.ID())
 	}
 	// Another chat is another place.
-	other, err := s.Start(ctx, Actor{Platform: "test", Chat: "d", User: alice}, StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
+	other, err := s.Begin(ctx, Request{Actor: Actor{Platform: "test", Chat: "d", User: alice}}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard})
 	if err != nil || other.ID() == v.ID() {
 		t.Fatalf("start in another chat = %s, %v", other.ID(), err)
 	}
-	if _, err := s.Resign(ctx, as(alice), v.ID()); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Resign(v.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Running(ctx, as(alice)); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Running(); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after resign, Running = %v", err)
 	}
-	if _, err := s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard}); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard}); err != nil {
 		t.Fatalf("start after resign: %v", err)
 	}
 }
@@ -73,7 +74,7 @@ func TestStartRejectsBadRequests(t *testing.T) {
 		{as(alice), StartRequest{Rules: engine.TicTacToe(), Level: 0}},
 		{as(User{}), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}},
 	} {
-		if _, err := s.Start(ctx, tt.who, tt.req); !errors.Is(err, ErrBadRequest) {
+		if _, err := s.Begin(ctx, Request{Actor: tt.who}).Start(tt.req); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("Start(%+v, %+v) = %v, want ErrBadRequest", tt.who, tt.req, err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestPlaceAgainstAI(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Medium, First)
-	v, err := s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
+	v, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	seen := map[error]string{}
 	for _, tt := range tests {
 		before, _ := s.Game(ctx, "duel")
-		_, err := s.Place(ctx, as(tt.who), tt.req)
+		_, err := s.Begin(ctx, Request{Actor: as(tt.who)}).Place(tt.req)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
 		}
@@ -145,10 +146,10 @@ func TestDoubledTapAndFinishedGame(t *testing.T) {
 	s := newTestService(st, 1)
 	putDuel(t, st, "g")
 	tap := PlaceRequest{Game: "g", MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}}
-	if _, err := s.Place(ctx, as(alice), tap); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(tap); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Place(ctx, as(alice), tap); !errors.Is(err, ErrStale) {
+	if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(tap); !errors.Is(err, ErrStale) {
 		t.Fatalf("doubled tap: %v, want ErrStale", err)
 	}
 	// Play to a black win on the top row.
@@ -158,7 +159,7 @@ func TestDoubledTapAndFinishedGame(t *testing.T) {
 		{Game: "g", MoveNo: 3, Cell: engine.Point{X: 1, Y: 1}},
 		{Game: "g", MoveNo: 4, Cell: engine.Point{X: 2, Y: 0}},
 	} {
-		if _, err := s.Place(ctx, as([]User{bob, alice}[i%2]), tap); err != nil {
+		if _, err := s.Begin(ctx, Request{Actor: as([]User{bob, alice}[i%2])}).Place(tap); err != nil {
 			t.Fatalf("tap %d: %v", i, err)
 		}
 	}
@@ -166,10 +167,10 @@ func TestDoubledTapAndFinishedGame(t *testing.T) {
 	if v.Status() != Won || v.Winner() != engine.Black || len(v.WinningLine()) != 3 {
 		t.Fatalf("status %s winner %v line %v", v.Status(), v.Winner(), v.WinningLine())
 	}
-	if _, err := s.Place(ctx, as(bob), PlaceRequest{Game: "g", MoveNo: 5, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Place(PlaceRequest{Game: "g", MoveNo: 5, Cell: engine.Point{X: 2, Y: 2}}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("tap on finished game: %v", err)
 	}
-	if _, err := s.Resign(ctx, as(bob), "g"); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Resign("g"); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("resign finished game: %v", err)
 	}
 	after, _ := s.Game(ctx, "g")
@@ -182,10 +183,10 @@ func TestResign(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	s := newTestService(st, 1)
 	v := start(t, s, alice, engine.Easy, Second)
-	if _, err := s.Resign(ctx, as(bob), v.ID()); !errors.Is(err, ErrNotAPlayer) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Resign(v.ID()); !errors.Is(err, ErrNotAPlayer) {
 		t.Fatalf("resign by a stranger: %v", err)
 	}
-	r, err := s.Resign(ctx, as(alice), v.ID())
+	r, err := s.Begin(ctx, Request{Actor: as(alice)}).Resign(v.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,11 +200,11 @@ func TestGameSurvivesReopen(t *testing.T) {
 	st, path := mustOpenStore(t)
 	s := newTestService(st, 7)
 	v := start(t, s, alice, engine.Hard, First)
-	v, err := s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
+	v, err := s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.BindMessage(ctx, v.ID(), "msg-9"); err != nil {
+	if err := s.Bind(ctx, Binding{Game: v.ID(), Message: "msg-9"}); err != nil {
 		t.Fatal(err)
 	}
 	checkAndClose(t, st)
@@ -214,7 +215,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	}
 	t.Cleanup(func() { checkAndClose(t, st2) })
 	s2 := newTestService(st2, 100)
-	got, err := s2.Running(ctx, as(alice))
+	got, err := s2.Begin(ctx, Request{Actor: as(alice)}).Running()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestGameSurvivesReopen(t *testing.T) {
 	}
 	// The game goes on where it was.
 	cell := got.Board().LegalMoves()[0]
-	if _, err := s2.Place(ctx, as(alice), PlaceRequest{Game: got.ID(), MoveNo: got.MoveNo(), Cell: cell}); err != nil {
+	if _, err := s2.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: got.ID(), MoveNo: got.MoveNo(), Cell: cell}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -253,7 +254,7 @@ func TestConcurrentTapsOnOneGame(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = s.Place(ctx, as(alice), PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: i % 3, Y: i / 3}})
+			_, errs[i] = s.Begin(ctx, Request{Actor: as(alice)}).Place(PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: i % 3, Y: i / 3}})
 		}()
 	}
 	wg.Wait()
@@ -282,7 +283,7 @@ func TestConcurrentGames(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range games {
 		u := User{ID: fmt.Sprint("u", i)}
-		v, err := s.Start(ctx, as(u), StartRequest{Rules: engine.TicTacToe(), Level: engine.Levels[i%3]})
+		v, err := s.Begin(ctx, Request{Actor: as(u)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Levels[i%3]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +300,7 @@ func TestConcurrentGames(t *testing.T) {
 					tw.Add(1)
 					go func() {
 						defer tw.Done()
-						w, err := s.Place(ctx, as(u), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: cell})
+						w, err := s.Begin(ctx, Request{Actor: as(u)}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: cell})
 						mu.Lock()
 						defer mu.Unlock()
 						if err == nil {
@@ -319,7 +320,8 @@ func TestConcurrentGames(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	err := st.View(ctx, func(tx Tx) error {
+	err := st.View(ctx, func(kt kv.Tx) error {
+		tx := layout{kt}
 		for i := 1; i <= games; i++ {
 			g, err := tx.Game(GameID(strconv.FormatInt(int64(i), 36)))
 			if err != nil {
@@ -347,10 +349,10 @@ func TestActionsFromAnotherChatFindNothing(t *testing.T) {
 		{Platform: "test", Chat: "elsewhere", User: alice},
 		{Platform: "other", Chat: "c", User: alice},
 	} {
-		if _, err := s.Place(ctx, who, PlaceRequest{Game: "g", MoveNo: 0}); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Begin(ctx, Request{Actor: who}).Place(PlaceRequest{Game: "g", MoveNo: 0}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("place from %+v: %v, want ErrNotFound", who, err)
 		}
-		if _, err := s.Resign(ctx, who, "g"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Begin(ctx, Request{Actor: who}).Resign("g"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("resign from %+v: %v, want ErrNotFound", who, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/boardbot/boardbot/engine"
@@ -64,81 +63,63 @@ func (s UserSettings) validate() error {
 }
 
 // ChatSettings returns the settings of the actor's chat.
-func (s *Service) ChatSettings(ctx context.Context, p Platform, chat string) (ChatSettings, error) {
-	var cs ChatSettings
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		cs, err = tx.ChatSettings(p, chat)
-		return err
-	})
-	return cs, err
+func (t *Turn) ChatSettings() (ChatSettings, error) {
+	who := t.req.Actor
+	return t.tx().ChatSettings(who.Platform, who.Chat)
 }
 
-// SetChatSettings stores the settings of a chat. Out-of-range fields give
-// ErrBadRequest, and an update handled already (see WithUpdate)
-// ErrDuplicate.
-func (s *Service) SetChatSettings(ctx context.Context, p Platform, chat string, cs ChatSettings) error {
+// SetChatSettings stores the settings of the actor's chat. Out-of-range
+// fields give ErrBadRequest, and an update handled already (see
+// Request.Update) ErrDuplicate.
+func (t *Turn) SetChatSettings(cs ChatSettings) error {
 	if err := cs.validate(); err != nil {
 		return fmt.Errorf("session: chat settings: %w: %w", ErrBadRequest, err)
 	}
-	if _, err := s.duplicate(ctx); err != nil {
-		return err
-	}
-	now := s.now()
-	return s.store.Update(ctx, func(tx Tx) error {
-		if err := markUpdate(ctx, tx, "", now); err != nil {
-			return err
-		}
-		return tx.PutChatSettings(p, chat, cs)
-	})
+	who := t.req.Actor
+	return t.settle(func(lt layout) error { return lt.PutChatSettings(who.Platform, who.Chat, cs) })
 }
 
-// UserSettings returns a user's settings on a platform.
-func (s *Service) UserSettings(ctx context.Context, p Platform, userID string) (UserSettings, error) {
-	var us UserSettings
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		us, err = tx.UserSettings(p, userID)
-		return err
-	})
-	return us, err
-}
-
-// SetUserSettings stores a user's settings on a platform. Out-of-range
-// fields give ErrBadRequest, and an update handled already (see
-// WithUpdate) ErrDuplicate.
-func (s *Service) SetUserSettings(ctx context.Context, p Platform, userID string, us UserSettings) error {
+// SetUserSettings stores the actor's settings on the platform.
+// Out-of-range fields give ErrBadRequest, and an update handled already
+// (see Request.Update) ErrDuplicate.
+func (t *Turn) SetUserSettings(us UserSettings) error {
 	if err := us.validate(); err != nil {
 		return fmt.Errorf("session: user settings: %w: %w", ErrBadRequest, err)
 	}
-	if userID == "" {
+	who := t.req.Actor
+	if who.User.ID == "" {
 		return fmt.Errorf("session: user settings: %w: no user", ErrBadRequest)
 	}
-	if _, err := s.duplicate(ctx); err != nil {
-		return err
-	}
-	now := s.now()
-	return s.store.Update(ctx, func(tx Tx) error {
-		if err := markUpdate(ctx, tx, "", now); err != nil {
-			return err
-		}
-		return tx.PutUserSettings(p, userID, us)
-	})
+	return t.settle(func(lt layout) error { return lt.PutUserSettings(who.Platform, who.User.ID, us) })
 }
 
-// Lang returns the language to answer a user in a chat: the user's
-// override, else the chat's language, else "" (the client's locale).
-func (s *Service) Lang(ctx context.Context, who Actor) (string, error) {
-	var lang string
-	err := s.store.View(ctx, func(tx Tx) error {
-		us, err := tx.UserSettings(who.Platform, who.User.ID)
-		if err != nil || us.Lang != "" {
-			lang = us.Lang
+// settle commits write as the effect of the turn's update, which names
+// no game, writing it again after a conflict.
+func (t *Turn) settle(write func(layout) error) error {
+	for attempt := 0; ; attempt++ {
+		if _, err := t.duplicate(); err != nil {
 			return err
 		}
-		cs, err := tx.ChatSettings(who.Platform, who.Chat)
-		lang = cs.Lang
-		return err
-	})
-	return lang, err
+		err := t.commit("", write)
+		if err == nil || !t.conflicted(err, attempt) {
+			return err
+		}
+	}
+}
+
+// Lang returns the language to answer the actor in: their override, else
+// the chat's language, else "" (the client's locale).
+func (t *Turn) Lang() (string, error) { return t.LangOf(t.req.Actor.User.ID) }
+
+// LangOf returns the language the user with the id has chosen on the
+// turn's platform, else the language of the turn's chat, else "".
+func (t *Turn) LangOf(userID string) (string, error) {
+	who := t.req.Actor
+	lt := t.tx()
+	us, err := lt.UserSettings(who.Platform, userID)
+	if err != nil || us.Lang != "" {
+		return us.Lang, err
+	}
+	cs, err := lt.ChatSettings(who.Platform, who.Chat)
+	return cs.Lang, err
 }

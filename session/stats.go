@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // Opponent is whom a result was against: the AI at a level, or people.
@@ -155,7 +156,7 @@ func eloUpdate(a, b, score float64) (float64, float64) {
 // countResult adds a finished game's result to the stats of its people,
 // and for a duel moves their ratings, all in tx. Games that were never
 // played, aborted duels, and AI games that expired count nothing.
-func countResult(tx Tx, g *Game) error {
+func countResult(tx layout, g *Game) error {
 	if !g.Status.Played() || !g.Status.Over() || g.Status == Aborted || (g.Status == Expired && g.Winner == engine.Empty) {
 		return nil
 	}
@@ -284,70 +285,45 @@ func rank(b Board, all []Stats) []Standing {
 	return out
 }
 
-// Stats returns a user's stats on a platform.
+// Stats returns the stats of the user with the id on the turn's
+// platform.
+func (t *Turn) Stats(userID string) (Stats, error) {
+	return t.tx().Stats(t.req.Actor.Platform, userID)
+}
+
+// Stats returns a user's stats on a platform, read in a transaction of
+// its own.
 func (s *Service) Stats(ctx context.Context, p Platform, userID string) (Stats, error) {
 	var st Stats
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := s.kv.View(ctx, func(tx kv.Tx) error {
 		var err error
-		st, err = tx.Stats(p, userID)
+		st, err = layout{tx}.Stats(p, userID)
 		return err
 	})
 	return st, err
 }
 
 // Leaderboard returns the whole leaderboard of the players who finished a
-// game in the chat, best first. Players whose stats records are unreadable
-// are left out and reported to Config.OnUnreadable.
-func (s *Service) Leaderboard(ctx context.Context, p Platform, chat string, by Board) ([]Standing, error) {
-	var all []Stats
-	var bad []string
-	err := s.store.View(ctx, func(tx Tx) error {
-		ids, err := tx.ChatPlayers(p, chat)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			st, err := tx.Stats(p, id)
-			if errors.Is(err, ErrSchema) {
-				bad = append(bad, id)
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			all = append(all, st)
-		}
-		return nil
-	})
+// game in the actor's chat, best first. Players whose stats records are
+// unreadable are left out and reported to Config.OnUnreadable.
+func (t *Turn) Leaderboard(by Board) ([]Standing, error) {
+	who := t.req.Actor
+	lt := t.tx()
+	ids, err := lt.ChatPlayers(who.Platform, who.Chat)
 	if err != nil {
-		return nil, fmt.Errorf("session: leaderboard of %s chat %q: %w", p, chat, err)
+		return nil, fmt.Errorf("session: leaderboard of %s chat %q: %w", who.Platform, who.Chat, err)
 	}
-	for _, id := range bad {
-		s.onUnreadable(UnreadableStats, string(p)+":"+id)
+	var all []Stats
+	for _, id := range ids {
+		st, err := lt.Stats(who.Platform, id)
+		if errors.Is(err, ErrSchema) {
+			t.s.onUnreadable(UnreadableStats, string(who.Platform)+":"+id)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("session: leaderboard of %s chat %q: %w", who.Platform, who.Chat, err)
+		}
+		all = append(all, st)
 	}
 	return rank(by, all), nil
-}
-
-// Top returns the first n lines of the chat's leaderboard.
-func (s *Service) Top(ctx context.Context, p Platform, chat string, by Board, n int) ([]Standing, error) {
-	all, err := s.Leaderboard(ctx, p, chat, by)
-	if len(all) > n {
-		all = all[:max(n, 0)]
-	}
-	return all, err
-}
-
-// Rank returns the actor's line of their chat's leaderboard, or
-// ErrNotFound when they are not on it.
-func (s *Service) Rank(ctx context.Context, who Actor, by Board) (Standing, error) {
-	all, err := s.Leaderboard(ctx, who.Platform, who.Chat, by)
-	if err != nil {
-		return Standing{}, err
-	}
-	for _, st := range all {
-		if st.Stats.User.ID == who.User.ID {
-			return st, nil
-		}
-	}
-	return Standing{}, fmt.Errorf("session: rank of %q: %w", who.User.ID, ErrNotFound)
 }

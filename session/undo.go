@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/boardbot/boardbot/engine"
@@ -25,9 +24,10 @@ type UndoRequest struct {
 // caller's to take back), and ErrUndoLimit when the game had
 // Limits.UndosPerGame takebacks. A game past its deadline is ended as
 // expired and returned with ErrExpired.
-func (s *Service) Undo(ctx context.Context, who Actor, req UndoRequest) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.undo(ctx, who, req, "undo", func(g *Game, me engine.Stone) error {
+func (t *Turn) Undo(req UndoRequest) (shown View, err error) {
+	who, s := t.req.Actor, t.s
+	defer t.verdict(&shown, &err)
+	return t.undo(req, "undo", func(g *Game, me engine.Stone) error {
 		switch g.UndoAsk {
 		case me:
 			return nil
@@ -52,9 +52,10 @@ func (s *Service) Undo(ctx context.Context, who Actor, req UndoRequest) (_ View,
 // the opponent's last move (and the caller's reply to it, if any) is
 // taken off. Refusals: those of Undo, and ErrNoUndoRequest when the
 // opponent has asked for nothing.
-func (s *Service) AcceptUndo(ctx context.Context, who Actor, req UndoRequest) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.undo(ctx, who, req, "accept undo", func(g *Game, me engine.Stone) error {
+func (t *Turn) AcceptUndo(req UndoRequest) (shown View, err error) {
+	who, s := t.req.Actor, t.s
+	defer t.verdict(&shown, &err)
+	return t.undo(req, "accept undo", func(g *Game, me engine.Stone) error {
 		if g.UndoAsk != me.Opponent() || g.UndoAsk == engine.Empty {
 			return fmt.Errorf("session: accept undo in game %s by %q: %w", g.ID, who.User.ID, ErrNoUndoRequest)
 		}
@@ -64,9 +65,10 @@ func (s *Service) AcceptUndo(ctx context.Context, who Actor, req UndoRequest) (_
 
 // DeclineUndo turns down the opponent's pending takeback request in a
 // duel; the game goes on as it was. Refusals: as AcceptUndo.
-func (s *Service) DeclineUndo(ctx context.Context, who Actor, req UndoRequest) (_ View, err error) {
-	defer s.refused(who.Platform, &err)
-	return s.undo(ctx, who, req, "decline undo", func(g *Game, me engine.Stone) error {
+func (t *Turn) DeclineUndo(req UndoRequest) (shown View, err error) {
+	who := t.req.Actor
+	defer t.verdict(&shown, &err)
+	return t.undo(req, "decline undo", func(g *Game, me engine.Stone) error {
 		if g.UndoAsk != me.Opponent() || g.UndoAsk == engine.Empty {
 			return fmt.Errorf("session: decline undo in game %s by %q: %w", g.ID, who.User.ID, ErrNoUndoRequest)
 		}
@@ -76,26 +78,23 @@ func (s *Service) DeclineUndo(ctx context.Context, who Actor, req UndoRequest) (
 }
 
 // undo loads the running game of req for a player, checks req's move
-// number, applies change with the caller's side, and commits the result.
+// number, applies change with the actor's side, and commits the result.
 // A change that leaves the game as it was commits nothing.
-func (s *Service) undo(ctx context.Context, who Actor, req UndoRequest, what string, change func(g *Game, me engine.Stone) error) (View, error) {
-	defer s.locks.lock(string(req.Game))()
-	g, me, v, err := s.loadInPlay(ctx, who, req.Game, req.MoveNo, what)
-	if err != nil {
-		return v, err
+func (t *Turn) undo(req UndoRequest, what string, change func(g *Game, me engine.Stone) error) (View, error) {
+	defer t.s.locks.lock(string(req.Game))()
+	var me engine.Stone
+	load := func() (Game, View, error) {
+		g, side, v, err := t.loadInPlay(req.Game, req.MoveNo, what)
+		me = side
+		return g, v, err
 	}
-	before := g.clone()
-	if err := change(&g, me); err != nil {
-		return View{}, err
-	}
-	if g.UndoAsk == before.UndoAsk && len(g.Moves) == len(before.Moves) {
-		return s.view(&g)
-	}
-	b, err := g.board()
-	if err != nil {
-		return View{}, err
-	}
-	return s.commit(ctx, &g, b, Running)
+	return t.change(load, func(g *Game) (Status, bool, error) {
+		before := g.clone()
+		if err := change(g, me); err != nil {
+			return "", false, err
+		}
+		return Running, g.UndoAsk != before.UndoAsk || len(g.Moves) != len(before.Moves), nil
+	})
 }
 
 // checkUndoLimit returns ErrUndoLimit when g had Limits.UndosPerGame

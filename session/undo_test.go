@@ -32,21 +32,21 @@ func runUndoSteps(t *testing.T, s *Service, v View, steps []undoStep) View {
 		var x, y int
 		switch {
 		case st.op == "undo":
-			w, err = s.Undo(ctx, as(st.who), req)
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).Undo(req)
 		case st.op == "stale":
 			req.MoveNo--
-			w, err = s.Undo(ctx, as(st.who), req)
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).Undo(req)
 		case st.op == "accept":
-			w, err = s.AcceptUndo(ctx, as(st.who), req)
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).AcceptUndo(req)
 		case st.op == "decline":
-			w, err = s.DeclineUndo(ctx, as(st.who), req)
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).DeclineUndo(req)
 		case st.op == "resign":
-			w, err = s.Resign(ctx, as(st.who), v.ID())
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).Resign(v.ID())
 		default:
 			if _, serr := fmt.Sscanf(st.op, "play %d,%d", &x, &y); serr != nil {
 				t.Fatalf("step %d: bad op %q", i, st.op)
 			}
-			w, err = s.Place(ctx, as(st.who), PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: x, Y: y}})
+			w, err = s.Begin(ctx, Request{Actor: as(st.who)}).Place(PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: x, Y: y}})
 		}
 		if !errors.Is(err, st.wantErr) || (st.wantErr == nil && err != nil) {
 			t.Fatalf("step %d: %s %s: %v, want %v", i, st.who.Name, st.op, err, st.wantErr)
@@ -174,7 +174,7 @@ func TestUndoInADuel(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _ := mustOpenStore(t)
 			s := newClockService(st, newClock(), 1, Config{Limits: Limits{UndosPerGame: tc.limit}})
-			v, err := s.Accept(ctx, as(bob), challenge(t, s, User{}).ID())
+			v, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(challenge(t, s, User{}).ID())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +199,7 @@ func TestTakebacksAreMarkedInStats(t *testing.T) {
 		v = mustPlay(t, s, u, v, 0, 1)
 		if takeback {
 			var err error
-			if v, err = s.Undo(ctx, as(u), UndoRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil {
+			if v, err = s.Begin(ctx, Request{Actor: as(u)}).Undo(UndoRequest{Game: v.ID(), MoveNo: v.MoveNo()}); err != nil {
 				t.Fatal(err)
 			}
 			v = mustPlay(t, s, u, v, 0, 1)
@@ -215,12 +215,12 @@ func TestTakebacksAreMarkedInStats(t *testing.T) {
 	if got := a.Result(engine.FamilyTicTacToe, VsHard); got != (Tally{Wins: 1, Takebacks: 1, TakebackWins: 1}) {
 		t.Fatalf("alice's tally %+v", got)
 	}
-	if top, _ := s.Leaderboard(ctx, "test", "c", ByHardWins); len(top) != 0 {
+	if top, _ := turn(s, alice).Leaderboard(ByHardWins); len(top) != 0 {
 		t.Fatalf("a win with takebacks is on /top hard: %+v", top)
 	}
 	win(alice, false)
 	win(bob, false)
-	top, _ := s.Leaderboard(ctx, "test", "c", ByHardWins)
+	top, _ := turn(s, alice).Leaderboard(ByHardWins)
 	if len(top) != 2 || top[0].Rank != 1 || top[1].Rank != 1 || ByHardWins.Score(top[0].Stats) != 1 {
 		t.Fatalf("/top hard: %+v", top)
 	}

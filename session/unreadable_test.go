@@ -56,9 +56,9 @@ func liveDuel(id GameID, deadline time.Time) Game {
 // a damaged file would leave it.
 func putUnreadable(t *testing.T, st *testStore, games ...Game) {
 	t.Helper()
-	err := st.KV().Update(ctx, func(tx kv.Tx) error {
+	err := st.Update(ctx, func(tx kv.Tx) error {
 		for i, g := range games {
-			if err := (kvTx{tx}).PutGame(g); err != nil {
+			if err := (layout{tx}).PutGame(g); err != nil {
 				return err
 			}
 			if err := tx.Put(bucketGames, []byte(g.ID), unreadableRecords[i%len(unreadableRecords)]); err != nil {
@@ -73,9 +73,10 @@ func putUnreadable(t *testing.T, st *testStore, games ...Game) {
 }
 
 // putGames stores readable games.
-func putGames(t *testing.T, st Store, games ...Game) {
+func putGames(t *testing.T, st kv.Store, games ...Game) {
 	t.Helper()
-	err := st.Update(ctx, func(tx Tx) error {
+	err := st.Update(ctx, func(kt kv.Tx) error {
+		tx := layout{kt}
 		for _, g := range games {
 			if err := tx.PutGame(g); err != nil {
 				return err
@@ -196,26 +197,26 @@ func TestLiveSkipsUnreadableGames(t *testing.T) {
 	}
 	ch := challenge(t, s, User{})
 
-	live, err := s.Live(ctx, as(bob))
+	live, err := s.Begin(ctx, Request{Actor: as(bob)}).Live()
 	if err != nil || len(live) != 1 || live[0].ID() != ch.ID() {
 		t.Fatalf("bob's live games: %v, %v; want alice's challenge only", live, err)
 	}
 	if slices.Index(rep.list(), "game bad") < 0 || slices.Index(rep.list(), "game "+string(ai.ID())) < 0 {
 		t.Fatalf("reported %v", rep.list())
 	}
-	if v, err := s.Accept(ctx, as(bob), ch.ID()); err != nil || v.Status() != Running {
+	if v, err := s.Begin(ctx, Request{Actor: as(bob)}).Accept(ch.ID()); err != nil || v.Status() != Running {
 		t.Fatalf("accept beside an unreadable game: %v", err)
 	}
-	live, err = s.Live(ctx, as(alice))
+	live, err = s.Begin(ctx, Request{Actor: as(alice)}).Live()
 	if err != nil || len(live) != 1 || live[0].ID() != ch.ID() {
 		t.Fatalf("alice's live games: %v, %v", live, err)
 	}
 	// bob's unreadable game against the AI does not keep him from
 	// starting another.
-	if _, err := s.Running(ctx, as(bob)); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Begin(ctx, Request{Actor: as(bob)}).Running(); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("running game of bob: %v, want ErrNotFound", err)
 	}
-	if v, err := s.Start(ctx, as(bob), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}); err != nil || v.ID() == ai.ID() {
+	if v, err := s.Begin(ctx, Request{Actor: as(bob)}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy}); err != nil || v.ID() == ai.ID() {
 		t.Fatalf("start beside an unreadable AI game: %s, %v", v.ID(), err)
 	}
 }
@@ -226,7 +227,8 @@ func TestLeaderboardSkipsUnreadableStats(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	var rep reports
 	s := newClockService(st, newClock(), 1, Config{OnUnreadable: rep.add})
-	err := st.Update(ctx, func(tx Tx) error {
+	err := st.Update(ctx, func(kt kv.Tx) error {
+		tx := layout{kt}
 		for i, u := range []User{alice, bob, carol} {
 			if err := tx.PutStats("test", "c", Stats{User: u, Rating: InitialRating + float64(10*i), Duels: 1}); err != nil {
 				return err
@@ -243,14 +245,11 @@ func TestLeaderboardSkipsUnreadableStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, err := s.Top(ctx, "test", "c", ByRating, 10)
-	if err != nil || len(top) != 2 || top[0].Stats.User.ID != carol.ID || top[1].Stats.User.ID != alice.ID {
-		t.Fatalf("leaderboard: %+v, %v; want carol and alice", top, err)
+	top, err := turn(s, alice).Leaderboard(ByRating)
+	if err != nil || len(top) != 2 || top[0].Stats.User.ID != carol.ID || top[1].Stats.User.ID != alice.ID || top[1].Rank != 2 {
+		t.Fatalf("leaderboard: %+v, %v; want carol and alice second", top, err)
 	}
-	if r, err := s.Rank(ctx, as(alice), ByRating); err != nil || r.Rank != 2 {
-		t.Fatalf("alice's rank: %+v, %v", r, err)
-	}
-	if got := rep.list(); len(got) != 2 || got[0] != "stats test:"+bob.ID {
+	if got := rep.list(); len(got) != 1 || got[0] != "stats test:"+bob.ID {
 		t.Fatalf("reported %v", got)
 	}
 	if _, err := s.Stats(ctx, "test", bob.ID); !errors.Is(err, ErrSchema) {

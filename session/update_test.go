@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -49,37 +48,38 @@ type updateCase struct {
 	// setup prepares the store, outside any update.
 	setup func(t *testing.T, s *Service)
 	// do is the action; the view it returns names the game it changed.
-	do func(ctx context.Context, s *Service) (View, error)
+	do func(s *Service, update string) (View, error)
 }
 
 var updateCases = []updateCase{
-	{name: "start", do: func(ctx context.Context, s *Service) (View, error) {
-		return s.Start(ctx, as(alice), StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Side: Second})
+	{name: "start", do: func(s *Service, update string) (View, error) {
+		return s.Begin(ctx, Request{Actor: as(alice), Update: update}).Start(StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Side: Second})
 	}},
-	{name: "place", setup: func(t *testing.T, s *Service) { putDuel(t, s.store, "d1") },
-		do: func(ctx context.Context, s *Service) (View, error) {
-			return s.Place(ctx, as(alice), PlaceRequest{Game: "d1", MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
+	{name: "place", setup: func(t *testing.T, s *Service) { putDuel(t, s.kv, "d1") },
+		do: func(s *Service, update string) (View, error) {
+			return s.Begin(ctx, Request{Actor: as(alice), Update: update}).Place(PlaceRequest{Game: "d1", MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
 		}},
-	{name: "challenge", do: func(ctx context.Context, s *Service) (View, error) {
-		return s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe()})
+	{name: "challenge", do: func(s *Service, update string) (View, error) {
+		return s.Begin(ctx, Request{Actor: as(alice), Update: update}).Challenge(ChallengeRequest{Rules: engine.TicTacToe()})
 	}},
 	{name: "accept", setup: func(t *testing.T, s *Service) {
-		if _, err := s.Challenge(ctx, as(alice), ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+		if _, err := s.Begin(ctx, Request{Actor: as(alice)}).Challenge(ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
 			t.Fatal(err)
 		}
-	}, do: func(ctx context.Context, s *Service) (View, error) {
-		live, err := s.Live(ctx, as(bob))
+	}, do: func(s *Service, update string) (View, error) {
+		t := s.Begin(ctx, Request{Actor: as(bob), Update: update})
+		live, err := t.Live()
 		if err != nil || len(live) == 0 {
 			return View{}, fmt.Errorf("no challenge to accept: %v", err)
 		}
-		return s.Accept(ctx, as(bob), live[0].ID())
+		return t.Accept(live[0].ID())
 	}},
-	{name: "resign", setup: func(t *testing.T, s *Service) { putDuel(t, s.store, "d1") },
-		do: func(ctx context.Context, s *Service) (View, error) {
-			return s.Resign(ctx, as(bob), "d1")
+	{name: "resign", setup: func(t *testing.T, s *Service) { putDuel(t, s.kv, "d1") },
+		do: func(s *Service, update string) (View, error) {
+			return s.Begin(ctx, Request{Actor: as(bob), Update: update}).Resign("d1")
 		}},
-	{name: "lang", do: func(ctx context.Context, s *Service) (View, error) {
-		return View{}, s.SetUserSettings(ctx, "test", alice.ID, UserSettings{Lang: "zh"})
+	{name: "lang", do: func(s *Service, update string) (View, error) {
+		return View{}, s.Begin(ctx, Request{Actor: Actor{Platform: "test", User: User{ID: alice.ID}}, Update: update}).SetUserSettings(UserSettings{Lang: "zh"})
 	}},
 }
 
@@ -91,20 +91,20 @@ func TestReplayedUpdateTakesEffectOnce(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t, s)
 			}
-			first, err := c.do(WithUpdate(ctx, "test", "41"), s)
+			first, err := c.do(s, "41")
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Another update is another action; it must not be taken for
 			// the first.
-			if _, err := c.do(WithUpdate(ctx, "test", "42"), s); errors.Is(err, ErrDuplicate) {
+			if _, err := c.do(s, "42"); errors.Is(err, ErrDuplicate) {
 				t.Fatalf("a different update was refused as a duplicate: %v", err)
 			}
 			want := storeSummary(t, st)
 
 			// The same update handled again, by the same process and after
 			// a restart (a replay from the inbox, a second delivery).
-			again, err := c.do(WithUpdate(ctx, "test", "41"), s)
+			again, err := c.do(s, "41")
 			if !errors.Is(err, ErrDuplicate) {
 				t.Fatalf("update handled twice in one process: err %v, want ErrDuplicate", err)
 			}
@@ -115,7 +115,7 @@ func TestReplayedUpdateTakesEffectOnce(t *testing.T) {
 			}
 			t.Cleanup(func() { checkAndClose(t, st2) })
 			s2 := newTestService(st2, 100)
-			replayed, err := c.do(WithUpdate(ctx, "test", "41"), s2)
+			replayed, err := c.do(s2, "41")
 			if !errors.Is(err, ErrDuplicate) {
 				t.Fatalf("update replayed after a restart: err %v, want ErrDuplicate", err)
 			}
@@ -132,7 +132,7 @@ func TestReplayedUpdateTakesEffectOnce(t *testing.T) {
 			// message under the replay's context: that is no effect of
 			// the update and is not refused.
 			if first.ID() != "" {
-				if _, err := s2.BindMessage(WithUpdate(ctx, "test", "41"), first.ID(), "m1"); err != nil {
+				if err := s2.Handled(ctx, "test", Finished{Update: "41", Binds: []Binding{{Game: first.ID(), Message: "m1"}}}); err != nil {
 					t.Fatalf("binding the message of a replayed update: %v", err)
 				}
 			}
@@ -153,7 +153,7 @@ func TestConcurrentHandlingsOfOneUpdateTakeEffectOnce(t *testing.T) {
 			views := make([]View, n)
 			var wg sync.WaitGroup
 			for i := range n {
-				wg.Go(func() { views[i], errs[i] = c.do(WithUpdate(ctx, "test", "7"), s) })
+				wg.Go(func() { views[i], errs[i] = c.do(s, "7") })
 			}
 			wg.Wait()
 			ok, winner := 0, View{}
@@ -215,11 +215,11 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 	if done := receive(1, 2); len(done) != 0 {
 		t.Fatalf("new updates reported handled: %v", done)
 	}
-	if err := s.Handled(ctx, "tg", 1); err != nil {
+	if err := s.Handled(ctx, "tg", Finished{Update: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	// An update whose effect committed is handled, inbox or not.
-	if _, err := s.Challenge(WithUpdate(ctx, "tg", "3"), Actor{Platform: "tg", Chat: "c", User: alice}, ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+	if _, err := s.Begin(ctx, Request{Actor: Actor{Platform: "tg", Chat: "c", User: alice}, Update: "3"}).Challenge(ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
 		t.Fatal(err)
 	}
 	if done := fmt.Sprint(receive(1, 3, 4)); done != "[1 3]" {
@@ -241,5 +241,44 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 	}
 	if done := receive(1, 3); len(done) != 0 {
 		t.Fatalf("forgotten updates still dropped: %v", done)
+	}
+}
+
+func TestAMarkWrittenAgainIsKeptForItsOwnTTL(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	c := newClock()
+	s := newClockService(st, c, 1, Config{UpdateTTL: time.Hour})
+	done := func() string {
+		t.Helper()
+		done, _, err := s.Receive(ctx, "tg", []InboxItem{{ID: 5, Data: []byte("u")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(done)
+	}
+	forget := func(want int) {
+		t.Helper()
+		if n, err := s.ForgetUpdates(ctx); err != nil || n != want {
+			t.Fatalf("forgot %d marks, want %d: %v", n, want, err)
+		}
+	}
+	// The update's change marks it; a handling of it again (after a
+	// crash, say) that did not see so marks it again, later.
+	if _, err := s.Begin(ctx, Request{Actor: Actor{Platform: "tg", Chat: "c", User: alice}, Update: "5"}).Challenge(ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(50 * time.Minute)
+	if err := s.Handled(ctx, "tg", Finished{Update: "5"}); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(30 * time.Minute)
+	forget(1)
+	if d := done(); d != "[5]" {
+		t.Fatalf("update marked again 30 minutes ago: dropped %s, want [5]", d)
+	}
+	c.Advance(40 * time.Minute)
+	forget(1)
+	if d := done(); d != "[]" {
+		t.Fatalf("update marked again 70 minutes ago: dropped %s, want none", d)
 	}
 }

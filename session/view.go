@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
@@ -132,3 +133,15 @@ func (v View) Hints() int { return v.g.Hints }
 
 // HintsLeft returns how many more hints the game allows.
 func (v View) HintsLeft() int { return max(0, v.g.HintLimit-v.g.Hints) }
+
+// ViewOf returns the view of game g as the session would show it once
+// stored, for a front that shows a game it made up (a preview, a
+// picture of a position); an error when its moves do not replay under
+// its rules.
+func ViewOf(g Game) (View, error) {
+	b, err := g.board()
+	if err != nil {
+		return View{}, fmt.Errorf("session: view of game %q: %w", g.ID, err)
+	}
+	return newView(&g, b), nil
+}

@@ -1,8 +1,9 @@
 // Package console is a chat in a terminal: a person plays from standard
-// input with no account or token. It goes through the same Dispatcher as
-// the chat platforms; the printed keyboard stands for a message's buttons.
-// "/as NAME" switches the user who types, so one person can duel
-// themselves as two users.
+// input with no account or token. It is a front like the chat platforms:
+// each line goes to the Dispatcher, and its Decision comes back through
+// adapters.Carry to the Console's Front methods, which print; the printed
+// keyboard stands for a message's buttons. "/as NAME" switches the user
+// who types, so one person can duel themselves as two users.
 package console
 
 import (
@@ -53,7 +54,7 @@ type Console struct {
 	// window is the top-left cell of the board window of message, when
 	// its buttons show part of the board: a typed move keeps it.
 	window  *engine.Point
-	expired chan session.View
+	expired chan adapters.Decision
 	// replays is the directory the replays are written to.
 	replays string
 }
@@ -70,16 +71,20 @@ func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User,
 	if user.Handle == "" {
 		user.Handle = user.Name
 	}
-	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan session.View, 64), replays: os.TempDir()}
+	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan adapters.Decision, 64), replays: os.TempDir()}
 }
 
 // Expired tells the console that the session's sweeper ended a game, so
-// that Run shows its final state; pass it as session.Config.OnExpire. It
-// never blocks: when the console is far behind, the report is dropped and
-// the game shows as ended when next touched.
+// that Run shows its final state (adapters.Dispatcher.Expired) between
+// two lines of input; pass it as session.Config.OnExpire. It never
+// blocks: when the console is far behind, the report is dropped and the
+// game shows as ended when next touched.
 func (c *Console) Expired(v session.View) {
+	if v.Platform() != Platform {
+		return
+	}
 	select {
-	case c.expired <- v:
+	case c.expired <- c.d.Expired(context.Background(), v):
 	default:
 	}
 }
@@ -88,9 +93,7 @@ func (c *Console) Expired(v session.View) {
 // it shows the user's running game, if any, where it was left.
 func (c *Console) Run(ctx context.Context) error {
 	fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWelcome))
-	if r := c.d.Resume(ctx, c.request()); r.Game != nil {
-		c.show(ctx, r)
-	}
+	c.carry(ctx, c.d.Resume(ctx, c.request()))
 	lines := make(chan input)
 	errs := make(chan error, 1)
 	go func() {
@@ -120,9 +123,9 @@ func (c *Console) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			fmt.Fprintln(c.out)
 			return nil
-		case v := <-c.expired:
+		case d := <-c.expired:
 			fmt.Fprintln(c.out)
-			c.show(ctx, c.d.Expired(ctx, v))
+			c.carry(ctx, d)
 			continue
 		case in, ok = <-lines:
 		}
@@ -162,39 +165,48 @@ func (c *Console) handle(ctx context.Context, line string) {
 	if line == "" {
 		return
 	}
-	lang := c.d.Lang(ctx, c.request())
 	switch {
 	case line == "/as" || strings.HasPrefix(line, "/as "):
 		c.switchUser(ctx, strings.Fields(line)[1:])
 		return
 	case strings.HasPrefix(line, "/"):
-		r := c.d.Command(ctx, c.request(), line)
+		d := c.d.Text(ctx, c.request(), line)
 		if cmd, err := adapters.ParseCommand(line, ""); err == nil && cmd.Name == adapters.CmdHelp {
-			r.Text += "\n" + render.T(r.Lang, render.MsgHelpTerminal)
+			// The terminal's own commands, after the shared ones.
+			defer fmt.Fprintln(c.out, render.T(d.Lang, render.MsgHelpTerminal))
 		}
-		c.show(ctx, r)
+		c.carry(ctx, d)
 		return
 	}
 	if isNumber(line) {
 		n, err := strconv.Atoi(line)
 		switch {
 		case len(c.buttons) == 0:
-			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButtons))
+			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgNoButtons))
 		case err != nil || n < 1 || n > len(c.buttons):
-			fmt.Fprintln(c.out, "!", render.T(lang, render.MsgNoButton, shorten(line), len(c.buttons)))
+			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgNoButton, shorten(line), len(c.buttons)))
 		default:
 			// The number picks a button of the keyboard shown last.
 			req := c.request()
 			req.HasButton = true
-			c.show(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
+			c.carry(ctx, c.d.Tap(ctx, req, adapters.EncodeAction(c.buttons[n-1].Action)))
 		}
 		return
 	}
-	r := c.d.Move(ctx, c.request(), line)
-	if r == (adapters.Reply{}) {
-		r = adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgHelp)}
+	d := c.d.Text(ctx, c.request(), line)
+	if d.Empty() {
+		fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgHelp))
+		return
 	}
-	c.show(ctx, r)
+	c.carry(ctx, d)
+}
+
+// carry prints decision d (adapters.Carry through the Console's Front
+// methods) and binds the games it showed anew to their messages.
+func (c *Console) carry(ctx context.Context, d adapters.Decision) {
+	if err := c.d.Bind(ctx, adapters.Carry(ctx, c, d, nil)); err != nil {
+		fmt.Fprintln(c.out, "!", render.ErrorText(d.Lang, err))
+	}
 }
 
 // isNumber reports whether s is a decimal integer, signed or not, of any
@@ -232,68 +244,59 @@ func (c *Console) switchUser(ctx context.Context, args []string) {
 	fmt.Fprintln(c.out, render.T(lang, render.MsgNowPlaying, render.SeatName(session.Seat{User: c.user}, lang)))
 }
 
-// writeReplay writes the replay GIF of v to the replay directory and
-// prints its path and caption.
-func (c *Console) writeReplay(v session.View, l render.Lang) {
-	gif, err := render.Replay(v)
-	if err == nil {
-		path := filepath.Join(c.replays, "replay-"+string(v.ID())+".gif")
-		if err = os.WriteFile(path, gif, 0o644); err == nil {
-			fmt.Fprintln(c.out, "▶️", path)
-			fmt.Fprintln(c.out, render.ReplayCaption(v, l))
-			return
-		}
+// Platform returns the console's platform.
+func (c *Console) Platform() session.Platform { return Platform }
+
+// Notify prints a notice for the user, marked with "!".
+func (c *Console) Notify(_ context.Context, text string) error {
+	if text != "" {
+		fmt.Fprintln(c.out, "!", text)
 	}
-	fmt.Fprintln(c.out, "!", render.ErrorText(l, err))
+	return nil
 }
 
-// show prints a reply: its text, its notice, and its game or challenge
-// with the numbered keyboard.
-func (c *Console) show(ctx context.Context, r adapters.Reply) {
-	if r.Text != "" {
-		fmt.Fprintln(c.out, r.Text)
-	}
-	if r.Notice != "" {
-		fmt.Fprintln(c.out, "!", r.Notice)
-	}
-	if r.Record != "" {
-		fmt.Fprintln(c.out, r.Record)
-	}
-	if r.Replay != nil {
-		c.writeReplay(*r.Replay, r.Lang)
-	}
-	if r.Chart != nil {
-		path := filepath.Join(c.replays, "chart-"+c.user.ID+".png")
-		if err := os.WriteFile(path, r.Chart.PNG, 0o644); err != nil {
-			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
-		} else {
-			fmt.Fprintln(c.out, "📈", path)
-			fmt.Fprintln(c.out, r.Chart.Caption)
+// Send prints a new message: text with the answers of its question as
+// numbered buttons, or a game's board, which is message "msg-<game>".
+func (c *Console) Send(ctx context.Context, _ string, m adapters.Message) (string, error) {
+	if m.Game == nil {
+		if m.Text != "" {
+			fmt.Fprintln(c.out, m.Text)
 		}
-	}
-	if r.Buttons != nil {
-		// A question's answers stand for a message of their own.
-		var keys string
-		keys, c.buttons = render.KeyboardText(*r.Buttons)
-		c.message = questionMessage
-		fmt.Fprint(c.out, keys)
-	}
-	if r.Game == nil {
-		return
-	}
-	if r.Window == nil && r.Edit != "" && r.Edit == c.message && c.window != nil {
-		// A typed move in the game on screen: its window stays where it
-		// is, as a tapped cell's does.
-		r.Window, r.Follow = c.window, true
-	}
-	c.message = r.Edit
-	if r.Edit == "" {
-		c.message = messagePrefix + string(r.Game.ID())
-		if err := c.d.Bind(ctx, r.Game.ID(), c.message); err != nil {
-			fmt.Fprintln(c.out, "!", render.ErrorText(r.Lang, err))
+		if m.Buttons != nil {
+			// A question's answers stand for a message of their own.
+			var keys string
+			keys, c.buttons = render.KeyboardText(*m.Buttons)
+			c.message = questionMessage
+			fmt.Fprint(c.out, keys)
 		}
+		return questionMessage, nil
 	}
-	b := render.Compose(*r.Game, r.Lang, render.ConsoleLayout, r.WindowIn(render.ConsoleLayout))
+	if m.Text != "" {
+		fmt.Fprintln(c.out, m.Text)
+	}
+	id := messagePrefix + string(m.Game.ID())
+	c.board(id, m)
+	return id, nil
+}
+
+// Edit prints the board of message at again. A typed move in the game on
+// screen keeps its board window where it is, as a tapped cell's does.
+func (c *Console) Edit(_ context.Context, at adapters.Place, m adapters.Message) error {
+	if m.Game == nil {
+		return fmt.Errorf("console: edit message %s: %w", at.Message, adapters.ErrGone)
+	}
+	if m.Window == nil && at.Message == c.message && c.window != nil {
+		m.Window, m.Follow = c.window, true
+	}
+	c.board(at.Message, m)
+	return nil
+}
+
+// board prints the board of m as message id with its numbered keyboard,
+// which the next number typed taps.
+func (c *Console) board(id string, m adapters.Message) {
+	c.message = id
+	b := render.Compose(*m.Game, m.Lang, render.ConsoleLayout, m.WindowIn(render.ConsoleLayout))
 	fmt.Fprintln(c.out)
 	fmt.Fprintln(c.out, b.Text)
 	var keys string
@@ -303,4 +306,26 @@ func (c *Console) show(ctx context.Context, r adapters.Reply) {
 	if b.Keyboard.Partial {
 		c.window = &b.Keyboard.Window.Origin
 	}
+}
+
+// Attach writes a picture (the user's chart, chart-<user>.png) or an
+// animation (a replay) to the replay directory and prints its path and
+// caption, or prints a record.
+func (c *Console) Attach(_ context.Context, f adapters.File) error {
+	if f.Kind == adapters.Record {
+		fmt.Fprintln(c.out, f.Caption)
+		return nil
+	}
+	name, mark := f.Name, "▶️"
+	if f.Kind == adapters.Picture {
+		name, mark = "chart-"+c.user.ID+".png", "📈"
+	}
+	path := filepath.Join(c.replays, name)
+	if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+		fmt.Fprintln(c.out, "!", err)
+		return err
+	}
+	fmt.Fprintln(c.out, mark, path)
+	fmt.Fprintln(c.out, f.Caption)
+	return nil
 }

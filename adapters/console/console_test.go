@@ -14,7 +14,7 @@ import (
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // run plays a script on a console over the bbolt file at path and returns
@@ -27,7 +27,7 @@ func run(t *testing.T, path, script string) string {
 // runWith is run on a service whose clock is now (nil: the real one).
 func runWith(t *testing.T, path, script string, now func() time.Time) string {
 	t.Helper()
-	st, err := storetest.OpenBolt(path, nil)
+	st, err := boltstore.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 func TestDuelYourselfAsTwoUsers(t *testing.T) {
@@ -99,7 +99,7 @@ func (w *notifyWriter) waitFor(t *testing.T, s string) {
 }
 
 func TestSweeperUpdatesTheConsole(t *testing.T) {
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,13 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // TestHintInTheTerminal asks for a hint by the numbered 💡 button and by
 // /hint against the AI, and for one in a duel, which is refused.
 func TestHintInTheTerminal(t *testing.T) {
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,13 +171,27 @@ func (b *Bot) begin() (context.Context, bool) {
 	return b.ctx, true
 }
 
-// onInteraction answers one interaction; discordgo calls it on a
-// goroutine of its own.
+// onInteraction answers an interaction from the gateway; discordgo calls
+// it on a goroutine of its own. Its first answer goes through the REST
+// callback, files and all.
 func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 	i := ic.Interaction
 	if i == nil {
 		return
 	}
+	deadline := b.cfg.After(b.cfg.DeferAfter)
+	respond := func(_ context.Context, resp *discordgo.InteractionResponse) error {
+		return b.s.InteractionRespond(i, resp)
+	}
+	b.serve(i, responder{respond: respond, files: true}, deadline, false)
+}
+
+// serve answers one interaction, whose first answer goes through resp,
+// deferred when deadline fires (or the AI is to think long) before an
+// answer went; it reports the interaction handled (Config.Handled) once
+// answered, and, when mark is set or its answer posted boards, records it
+// handled in the store with those boards' messages.
+func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan time.Time, mark bool) {
 	if b.cfg.OnUpdate != nil {
 		b.cfg.OnUpdate(interactionKind(i.Type))
 	}
@@ -194,19 +208,42 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 			b.log.Error("discord: interaction panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
 		}
 	}()
-	// Marked with the interaction's id, its effect happens once even if
-	// the gateway delivers it twice (session.WithUpdate).
-	ctx, cancel := context.WithTimeout(session.WithUpdate(context.WithoutCancel(base), Platform, i.ID), handleTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), handleTimeout)
 	defer cancel()
 	req, ok := request(i)
 	if !ok {
 		return
 	}
+	r := &reply{b: b, i: i, resp: resp}
+	defer r.deferAt(ctx, deadline)()
+	// Marked with the interaction's id, its effect happens once even if
+	// it is delivered twice.
+	req.Update = i.ID
+	req.Think = func(wait func()) {
+		r.deferNow(ctx)
+		wait()
+	}
+	var d adapters.Decision
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
-		b.onCommand(ctx, i, req)
+		d = b.command(ctx, i, req)
 	case discordgo.InteractionMessageComponent:
-		b.onComponent(ctx, i, req)
+		if i.Message == nil {
+			return
+		}
+		req.Message = i.Message.ID
+		customID := i.MessageComponentData().CustomID
+		req.HasButton = hasComponent(i.Message.Components, customID)
+		d = b.d.Tap(ctx, req, tapData(customID))
+	default:
+		return
+	}
+	binds := adapters.Carry(ctx, r, d, nil)
+	r.finish(ctx, d.Lang)
+	if mark || len(binds) > 0 {
+		if err := b.svc.Handled(ctx, Platform, session.Finished{Update: i.ID, Marked: d.Marked, Binds: binds}); err != nil {
+			b.log.Error("discord: record the interaction handled", "interaction", i.ID, "err", err)
+		}
 	}
 }
 
@@ -243,240 +280,32 @@ func admin(m *discordgo.Member) func(context.Context) (bool, error) {
 	return func(context.Context) (bool, error) { return ok, nil }
 }
 
-// await runs work and returns its reply. When slow is set, or work is
-// still running after DeferAfter, it first answers the interaction with
-// the deferral deferType; deferred reports whether it did, so the caller
-// completes the answer with edits and follow-ups.
-func (b *Bot) await(i *discordgo.Interaction, slow bool, deferType discordgo.InteractionResponseType, failed adapters.Reply, work func() adapters.Reply) (r adapters.Reply, deferred bool) {
-	done := make(chan adapters.Reply, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				b.log.Error("discord: action panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
-				done <- failed
-			}
-		}()
-		done <- work()
-	}()
-	if !slow {
-		select {
-		case r := <-done:
-			return r, false
-		case <-b.cfg.After(b.cfg.DeferAfter):
-		}
-	}
-	if err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: deferType}); err != nil {
-		b.logErr("defer", i, err)
-	}
-	return <-done, true
-}
-
-// onComponent handles a tapped button.
-func (b *Bot) onComponent(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
-	if i.Message == nil {
-		return
-	}
-	req.Message = i.Message.ID
-	customID := i.MessageComponentData().CustomID
-	req.HasButton = hasComponent(i.Message.Components, customID)
-	data := tapData(customID)
-	lang := b.d.Lang(ctx, req)
-	failed := adapters.Reply{Lang: lang, Notice: render.T(lang, render.MsgInternal)}
-	r, deferred := b.await(i, b.d.SlowTap(ctx, req, data), discordgo.InteractionResponseDeferredMessageUpdate, failed, func() adapters.Reply {
-		return b.d.Tap(ctx, req, data)
-	})
-	answered := deferred
-	if r.Game != nil {
-		p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
-		switch r.Edit {
-		case i.Message.ID:
-			var err error
-			if deferred {
-				_, err = b.s.InteractionResponseEdit(i, p.webhookEdit())
-			} else {
-				err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
-					Type: discordgo.InteractionResponseUpdateMessage, Data: p.responseData(true),
-				})
-			}
-			if err != nil {
-				b.logErr("update the board", i, err)
-			}
-			answered = true
-		case "":
-			if !answered {
-				b.ack(i)
-				answered = true
-			}
-			m, err := b.s.FollowupMessageCreate(i, true, p.webhookParams())
-			if err != nil {
-				b.logErr("post the board", i, err)
-				break
-			}
-			if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
-				b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
-			}
-		default:
-			b.editBoard(ctx, i, r.Edit, p)
-		}
-	}
-	if r.Record != "" || r.Replay != nil || r.Chart != nil {
-		b.sendRecords(i, answered, r)
-		return
-	}
-	note := r.Notice
-	if note == "" && r.Game == nil {
-		note = r.Text
-	}
-	if note != "" {
-		b.ephemeral(i, answered, note)
-		return
-	}
-	if !answered {
-		b.ack(i)
-	}
-}
-
-// chartName is the file name of a chart attachment.
-const chartName = "chart.png"
-
-// sendChart sends the reply's chart as an attachment only the user sees,
-// with the 📈 button.
-func (b *Bot) sendChart(i *discordgo.Interaction, answered bool, r adapters.Reply) {
-	if !answered {
-		b.ack(i)
-	}
-	comps, _ := components(r.Chart.Buttons)
-	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
-		Content: clip(r.Chart.Caption), Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
-		Files: []*discordgo.File{{Name: chartName, ContentType: "image/png", Reader: bytes.NewReader(r.Chart.PNG)}},
-	})
-	if err != nil {
-		b.logErr("send a chart", i, err)
-	}
-}
-
-// replayName is the file name of a replay attachment.
-const replayName = "replay.gif"
-
-// sendRecords answers ▶️ and 📋 with the replay GIF as an attachment, or
-// the game's record, seen by the tapper only.
-func (b *Bot) sendRecords(i *discordgo.Interaction, answered bool, r adapters.Reply) {
-	if r.Chart != nil {
-		b.sendChart(i, answered, r)
-		return
-	}
-	if r.Record != "" {
-		b.ephemeral(i, answered, r.Record)
-		return
-	}
-	gif, err := render.Replay(*r.Replay)
-	if err != nil {
-		b.log.Error("discord: render a replay", "game", r.Replay.ID(), "err", err)
-		b.ephemeral(i, answered, render.T(r.Lang, render.MsgInternal))
-		return
-	}
-	if !answered {
-		b.ack(i)
-	}
-	_, err = b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
-		Content: clip(render.ReplayCaption(*r.Replay, r.Lang)), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
-		Files: []*discordgo.File{{Name: replayName, ContentType: "image/gif", Reader: bytes.NewReader(gif)}},
-	})
-	if err != nil {
-		b.logErr("send a replay", i, err)
-	}
-}
-
-// onCommand handles a slash command.
-func (b *Bot) onCommand(ctx context.Context, i *discordgo.Interaction, req adapters.Request) {
+// command decides a slash command: /move names a cell, /play with an
+// opponent is a challenge addressed to that member's id, and every other
+// command is its text in the shared grammar.
+func (b *Bot) command(ctx context.Context, i *discordgo.Interaction, req adapters.Request) adapters.Decision {
 	data := i.ApplicationCommandData()
-	lang := b.d.Lang(ctx, req)
-	failed := adapters.Reply{Lang: lang, Text: render.T(lang, render.MsgInternal)}
-	var work func() adapters.Reply
-	var slow bool
-	switch data.Name {
-	case cmdMove:
+	if data.Name == cmdMove {
 		cell := ""
 		for _, o := range data.Options {
 			if s, ok := o.Value.(string); ok && o.Name == optCell {
 				cell = strings.TrimSpace(s)
 			}
 		}
-		slow = b.d.SlowText(ctx, req, cell)
-		work = func() adapters.Reply { return b.d.MoveCommand(ctx, req, cell) }
-	default:
-		text, opponent := commandText(data)
-		cmd, err := adapters.ParseCommand(text, "")
-		slow = b.d.SlowText(ctx, req, text)
-		work = func() adapters.Reply { return b.d.Command(ctx, req, text) }
-		if opponent != "" {
-			u := resolvedUser(data, opponent)
-			if u.Bot {
-				b.ephemeral(i, false, render.T(lang, render.MsgBotOpponent))
-				return
-			}
-			if err == nil && cmd.Name == adapters.CmdDuel {
-				work = func() adapters.Reply { return b.d.Duel(ctx, req, cmd.Duel, u.User) }
-			}
+		return b.d.MoveCommand(ctx, req, cell)
+	}
+	text, opponent := commandText(data)
+	if opponent != "" {
+		u := resolvedUser(data, opponent)
+		if u.Bot {
+			lang := b.d.Lang(ctx, req)
+			return adapters.Decision{Lang: lang, Effects: []adapters.Effect{adapters.Say{Text: render.T(lang, render.MsgBotOpponent)}}}
+		}
+		if cmd, err := adapters.ParseCommand(text, ""); err == nil && cmd.Name == adapters.CmdDuel {
+			return b.d.Duel(ctx, req, cmd.Duel, u.User)
 		}
 	}
-	r, deferred := b.await(i, slow, discordgo.InteractionResponseDeferredChannelMessageWithSource, failed, work)
-	if r.Game == nil {
-		text := r.Text
-		if r.Record != "" {
-			text = r.Record
-		}
-		if text == "" {
-			text = render.T(lang, render.MsgHelp)
-		}
-		var comps []discordgo.MessageComponent
-		if r.Buttons != nil {
-			comps, _ = components(*r.Buttons)
-		}
-		b.ephemeral(i, deferred, text, comps...)
-		if r.Chart != nil {
-			b.sendChart(i, true, r)
-		}
-		return
-	}
-	if r.Edit != "" && b.editBoard(ctx, i, r.Edit, b.post(*r.Game, r.Lang, "", r.WindowIn(render.DiscordLayout))) {
-		note := r.Text
-		if note == "" {
-			note = render.Status(*r.Game, r.Lang)
-		}
-		b.ephemeral(i, deferred, note)
-		return
-	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
-	var m *discordgo.Message
-	var err error
-	if deferred {
-		m, err = b.s.InteractionResponseEdit(i, p.webhookEdit())
-	} else {
-		err = b.s.InteractionRespond(i, &discordgo.InteractionResponse{
-			Type: discordgo.InteractionResponseChannelMessageWithSource, Data: p.responseData(false),
-		})
-		if err == nil {
-			m, err = b.s.InteractionResponse(i)
-		}
-	}
-	if err != nil {
-		b.logErr("post the board", i, err)
-		return
-	}
-	if err := b.d.Bind(ctx, r.Game.ID(), m.ID); err != nil {
-		b.log.Error("discord: bind the board", "game", r.Game.ID(), "err", err)
-	}
-}
-
-// editBoard edits the board message id in the interaction's channel to
-// show p, and reports whether it succeeded.
-func (b *Bot) editBoard(ctx context.Context, i *discordgo.Interaction, id string, p post) bool {
-	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(i.ChannelID, id), discordgo.WithContext(ctx)); err != nil {
-		b.logErr("edit the board", i, err)
-		return false
-	}
-	return true
+	return b.d.Text(ctx, req, text)
 }
 
 // expireTimeout bounds the edit of an expired game's message.
@@ -488,7 +317,7 @@ const expireTimeout = time.Minute
 // whose message is unknown, are left alone; so is everything once Run has
 // returned. Errors are logged. It is safe to call from any goroutine.
 func (b *Bot) Expired(v session.View) {
-	if v.Platform() != Platform || v.Message() == "" {
+	if v.Platform() != Platform {
 		return
 	}
 	base, ok := b.begin()
@@ -498,48 +327,7 @@ func (b *Bot) Expired(v session.View) {
 	defer b.inFlight.Done()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), expireTimeout)
 	defer cancel()
-	r := b.d.Expired(ctx, v)
-	if r.Game == nil || r.Edit == "" {
-		return
-	}
-	p := b.post(*r.Game, r.Lang, r.Text, r.WindowIn(render.DiscordLayout))
-	if _, err := b.s.ChannelMessageEditComplex(p.messageEdit(v.Chat(), r.Edit), discordgo.WithContext(ctx)); err != nil {
-		b.log.Error("discord: show the expired game", "game", v.ID(), "err", b.redact(err, nil).Error())
-	}
-}
-
-// ack answers a tap without changing its message.
-func (b *Bot) ack(i *discordgo.Interaction) {
-	if err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
-		b.logErr("acknowledge", i, err)
-	}
-}
-
-// ephemeral shows text to the interacting user only: as the answer, or,
-// when the interaction was answered already, as a follow-up. The public
-// "thinking" placeholder of a deferred command is removed first. comps,
-// if any, are buttons under the text, such as the answers to a question.
-func (b *Bot) ephemeral(i *discordgo.Interaction, answered bool, text string, comps ...discordgo.MessageComponent) {
-	text = clip(text)
-	if !answered {
-		err := b.s.InteractionRespond(i, &discordgo.InteractionResponse{
-			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
-		})
-		if err != nil {
-			b.logErr("reply", i, err)
-		}
-		return
-	}
-	if i.Type == discordgo.InteractionApplicationCommand {
-		if err := b.s.InteractionResponseDelete(i); err != nil {
-			b.logErr("remove the placeholder", i, err)
-		}
-	}
-	_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: text, Components: comps, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()})
-	if err != nil {
-		b.logErr("reply", i, err)
-	}
+	adapters.Carry(ctx, nil, b.d.Expired(ctx, v), adapters.Fronts{Platform: &reply{b: b}})
 }
 
 // pictureName is the file name of a board's picture attachment.
@@ -660,11 +448,23 @@ func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-// logErr logs a failed Discord call without the interaction's token,
-// which discordgo puts in the URLs of its errors.
-func (b *Bot) logErr(what string, i *discordgo.Interaction, err error) {
-	b.log.Error("discord: "+what, "interaction", i.ID, "err", b.redact(err, i).Error())
+// logErr logs a failed Discord call of interaction i (nil: of none)
+// without the interaction's token, which discordgo puts in the URLs of
+// its errors, and returns err; a nil err logs nothing.
+func (b *Bot) logErr(what string, i *discordgo.Interaction, err error) error {
+	if err == nil {
+		return nil
+	}
+	id := ""
+	if i != nil {
+		id = i.ID
+	}
+	b.log.Error("discord: "+what, "interaction", id, "err", b.redact(err, i).Error())
+	return err
 }
+
+// logged logs a failed Discord call of no interaction, and returns err.
+func (b *Bot) logged(what string, err error) error { return b.logErr(what, nil, err) }
 
 // redactedError is an error whose text has its secrets replaced; it
 // unwraps to the original.

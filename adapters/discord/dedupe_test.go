@@ -37,7 +37,7 @@ func TestInteractionDeliveredTwiceTakesEffectOnce(t *testing.T) {
 	if len(shown) != 1 {
 		t.Fatalf("a challenge delivered twice shows %d messages", len(shown))
 	}
-	live, err := h.svc.Live(t.Context(), session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: bob.ID, Name: bob.Name}})
+	live, err := h.svc.Begin(t.Context(), session.Request{Actor: session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: bob.ID, Name: bob.Name}}}).Live()
 	if err != nil || len(live) != 1 {
 		t.Fatalf("a challenge delivered twice made %d challenges (%v)", len(live), err)
 	}

@@ -136,11 +136,7 @@ func TestDuelAcceptPlayDecline(t *testing.T) {
 		t.Errorf("/top after the duel:\n%s", top)
 	}
 	// Ann's rematch is a new challenge to bob, posted below the board.
-	r = h.tap(ann, board.ID, buttonOf(t, board, "R:"))
-	if len(r.Followups) != 1 {
-		t.Fatalf("rematch answered %+v", r)
-	}
-	re := h.message(r.Followups[0])
+	re := h.posted(h.tap(ann, board.ID, buttonOf(t, board, "R:")))
 	if re.Ephemeral || !strings.HasPrefix(re.Content, "<@"+bob.ID+"> ") {
 		t.Fatalf("rematch challenge %+v", re)
 	}
@@ -322,8 +318,10 @@ func TestLangOverrideStatsAndTop(t *testing.T) {
 	_, r = h.command(ann, "c", cmdResign)
 	h.ephemeral(r, ann)
 
+	// The chart comes first, the numbers below it.
 	_, r = h.command(ann, "c", cmdStats)
-	stats := h.ephemeral(r, ann)
+	texts := h.texts(r, ann)
+	stats := texts[len(texts)-1]
 	want := render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0) + "\n" +
 		render.T(render.Chinese, render.MsgStatsLine, render.FamilyName(render.Chinese, engine.FamilyTicTacToe), render.T(render.Chinese, render.MsgAI, render.LevelName(render.Chinese, engine.Medium)), 0, 1, 0)
 	if stats != want {
@@ -355,11 +353,7 @@ func TestDeferredTapAndRematchCarryThePicture(t *testing.T) {
 	// The rematch of a finished board is a new message, with its picture.
 	_, r := h.command(ann, "c", cmdResign)
 	h.ephemeral(r, ann)
-	r = h.tap(ann, board.ID, buttonOf(t, h.message(board.ID), "R:"))
-	if len(r.Followups) != 1 {
-		t.Fatalf("rematch answered %+v", r)
-	}
-	again := h.message(r.Followups[0])
+	again := h.posted(h.tap(ann, board.ID, buttonOf(t, h.message(board.ID), "R:")))
 	picture(t, again, gomoku)
 	if again.Ephemeral || len(placeButtons(again)) == 0 || gameOf(t, again) == gameOf(t, board) {
 		t.Errorf("rematch board %+v", again)
@@ -405,11 +399,7 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	if show != "f:"+string(h.game(aiBoard).ID()) {
 		t.Fatalf("which game buttons: %+v", q.Rows)
 	}
-	r = h.tap(ann, q.ID, show)
-	if len(r.Followups) != 1 {
-		t.Fatalf("choosing the AI game: %+v", r)
-	}
-	shown := h.message(r.Followups[0])
+	shown := h.posted(h.tap(ann, q.ID, show))
 	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
 	if v := h.game(aiBoard); v.MoveNo() != 2 || v.Message() != shown.ID {
 		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %s", v.MoveNo(), v.Message(), shown.ID)

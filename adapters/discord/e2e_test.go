@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/bwmarrin/discordgo"
 )
 
 func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
@@ -153,7 +154,7 @@ func TestWholeGamesOnGomokuByMove(t *testing.T) {
 			who := session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}}
 			var v session.View
 			for moves := 0; ; moves++ {
-				running, err := h.svc.Running(t.Context(), who)
+				running, err := h.svc.Begin(t.Context(), session.Request{Actor: who}).Running()
 				if err != nil {
 					break
 				}
@@ -424,7 +425,7 @@ func TestMoveOnADeletedBoardPostsItAgain(t *testing.T) {
 // nextCellOf returns a free cell of ann's running game in channel.
 func nextCellOf(t *testing.T, h *harness, channel string) string {
 	t.Helper()
-	v, err := h.svc.Running(t.Context(), session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}})
+	v, err := h.svc.Begin(t.Context(), session.Request{Actor: session.Actor{Platform: Platform, Chat: channel, User: session.User{ID: ann.ID}}}).Running()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // replica is a bot serving the Interactions Endpoint URL on a store.
@@ -35,12 +37,24 @@ var testKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 
 // startReplica runs a bot on st serving the endpoint on a loopback port
 // until the test ends.
-func startReplica(t *testing.T, st session.Store, seed uint64) *replica {
+func startReplica(t *testing.T, st kv.Store, seed uint64) *replica {
+	t.Helper()
+	return startReplicaWith(t, st, seed, nil)
+}
+
+// startReplicaWith is startReplica with edit changing the session's and
+// the bot's configs first.
+func startReplicaWith(t *testing.T, st kv.Store, seed uint64, edit func(*session.Config, *Config)) *replica {
 	t.Helper()
 	r := &replica{done: make(chan error, 1)}
 	var mu sync.Mutex
-	r.svc = session.New(st, &session.Config{NewSeed: func() uint64 { mu.Lock(); defer mu.Unlock(); seed++; return seed }})
-	bot, err := New(r.svc, Config{Token: testToken, AppID: discordtest.AppID, Handled: r.markHandled})
+	scfg := session.Config{NewSeed: func() uint64 { mu.Lock(); defer mu.Unlock(); seed++; return seed }}
+	cfg := Config{Token: testToken, AppID: discordtest.AppID, Handled: r.markHandled}
+	if edit != nil {
+		edit(&scfg, &cfg)
+	}
+	r.svc = session.New(st, &scfg)
+	bot, err := New(r.svc, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +100,9 @@ func endpointFake(t *testing.T) *discordtest.Server {
 	return fake
 }
 
-func boltStore(t *testing.T) *storetest.Bolt {
+func boltStore(t *testing.T) *boltstore.Store {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +166,7 @@ func TestEndpointRefusesUnsignedStaleAndReplayed(t *testing.T) {
 func TestEndpointGameAcrossReplicas(t *testing.T) {
 	fake := endpointFake(t)
 	c := etcdtest.Start(t, 1)
-	rs := []*replica{startReplica(t, c.SessionStore(t, "discord/"), 1), startReplica(t, c.SessionStore(t, "discord/"), 1000)}
+	rs := []*replica{startReplica(t, c.Store(t, "discord/"), 1), startReplica(t, c.Store(t, "discord/"), 1000)}
 	rng, pick := rand.New(rand.NewPCG(5, 6)), rand.New(rand.NewPCG(1, 2))
 	var mu sync.Mutex
 	var last *replica
@@ -200,7 +214,7 @@ func TestEndpointGameAcrossReplicas(t *testing.T) {
 			mu.Unlock()
 			board, _ = fake.Message(board.ID)
 		}
-		v, err := rs[0].svc.Last(context.Background(), session.Actor{Platform: Platform, Chat: "c1", User: session.User{ID: ann.ID}})
+		v, err := rs[0].svc.Begin(context.Background(), session.Request{Actor: session.Actor{Platform: Platform, Chat: "c1", User: session.User{ID: ann.ID}}}).Last()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,5 +233,112 @@ func TestEndpointGameAcrossReplicas(t *testing.T) {
 	}
 	if len(used) != 2 {
 		t.Errorf("taps went to %d replicas, want both: %s %s", len(used), rs[0].url, rs[1].url)
+	}
+}
+
+// waitHandled waits until r has answered interaction id completely.
+func (r *replica) waitHandled(t *testing.T, id string) {
+	t.Helper()
+	select {
+	case <-r.handledChan(id):
+	case <-time.After(waitLimit):
+		t.Fatalf("interaction %s not handled", id)
+	}
+}
+
+// TestEndpointAnswersATapInItsHTTPResponse checks that a tap on a small
+// board, whose AI reply is cheap, is carried out whole in the answer to
+// Discord's POST: the board is updated (type 7) with the tap and the
+// AI's reply, and the bot makes no REST call for it.
+func TestEndpointAnswersATapInItsHTTPResponse(t *testing.T) {
+	fake := endpointFake(t)
+	r := startReplica(t, boltStore(t), 1)
+	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, id)
+	board, ok := fake.Message(fake.Response(id).Original)
+	if !ok || len(placeButtons(board)) != 9 {
+		t.Fatalf("/play showed %+v", board)
+	}
+	calls := len(fake.Calls())
+	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, id)
+	if resp := fake.Response(id); resp.Type != 7 || resp.Original != board.ID {
+		t.Errorf("tap answered %+v, want an update (7) of the board", resp)
+	}
+	m, _ := fake.Message(board.ID)
+	if m.Edits != 1 || len(placeButtons(m)) != 7 {
+		t.Errorf("board after the tap: %d edits, %d cells free; want 1 edit, 7 free", m.Edits, len(placeButtons(m)))
+	}
+	if extra := fake.Calls()[calls:]; len(extra) != 0 {
+		t.Errorf("the tap made REST calls: %+v", extra)
+	}
+}
+
+// TestEndpointDefersATapStillThinkingAtTheDeadline checks the HTTP path
+// of a tap whose AI reply outlasts DeferAfter: the POST is answered with
+// a deferred update (type 6) once the deadline passes, and the board is
+// edited once, through the interaction's webhook, when the AI has moved.
+func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
+	fake := endpointFake(t)
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	var held atomic.Bool
+	r := startReplicaWith(t, boltStore(t), 1, func(s *session.Config, c *Config) {
+		s.NewPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+			p, err := engine.NewPlayer(l, rng)
+			if err != nil {
+				return nil, err
+			}
+			return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
+				if held.Load() {
+					<-gate
+				}
+				return p.Move(ctx, b)
+			}), nil
+		}
+		c.After = func(time.Duration) <-chan time.Time {
+			if held.Load() {
+				return fire
+			}
+			return nil
+		}
+	})
+	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, id)
+	board, _ := fake.Message(fake.Response(id).Original)
+	calls := len(fake.Calls())
+	// DeferAfter has passed before the tap arrives, and the AI is held
+	// until the POST is answered.
+	held.Store(true)
+	close(fire)
+	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := fake.Response(id); resp.Type != 6 {
+		t.Fatalf("tap answered %+v, want a deferred update (6)", resp)
+	}
+	if m, _ := fake.Message(board.ID); m.Edits != 0 {
+		t.Fatal("board edited before the AI moved")
+	}
+	close(gate)
+	r.waitHandled(t, id)
+	m, _ := fake.Message(board.ID)
+	if m.Edits != 1 || len(placeButtons(m)) != 7 {
+		t.Errorf("board after the deferred tap: %d edits, %d cells free; want 1 edit, 7 free", m.Edits, len(placeButtons(m)))
+	}
+	extra := fake.Calls()[calls:]
+	if len(extra) != 1 || extra[0].Method != "PATCH" || !strings.HasSuffix(extra[0].Path, "/messages/@original") {
+		t.Errorf("REST calls of the deferred tap: %+v, want one edit of the original", extra)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // The tests of this package share discordgo's process-global endpoint
@@ -42,7 +42,7 @@ type harness struct {
 	cfg  Config
 	logs syncBuffer
 
-	store  *storetest.Bolt
+	store  *boltstore.Store
 	svc    *session.Service
 	bot    *Bot
 	cancel context.CancelFunc
@@ -200,7 +200,7 @@ func (h *harness) newPlayer(l engine.Level, rng *rand.Rand) (engine.Player, erro
 // commands are registered.
 func (h *harness) boot() {
 	h.t.Helper()
-	store, err := storetest.OpenBolt(h.db, nil)
+	store, err := boltstore.Open(h.db, nil)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -323,6 +323,40 @@ func (h *harness) ephemeral(r discordtest.Response, u discordtest.User) string {
 	}
 	h.t.Fatalf("no ephemeral message in %+v", r)
 	return ""
+}
+
+// texts returns the texts of the ephemeral messages answering r, the
+// answer first, and checks that only u sees them.
+func (h *harness) texts(r discordtest.Response, u discordtest.User) []string {
+	h.t.Helper()
+	var out []string
+	for _, id := range append([]string{r.Original}, r.Followups...) {
+		if m, ok := h.fake.Message(id); ok && m.Ephemeral && !m.Deleted {
+			if m.VisibleTo != u.ID {
+				h.t.Fatalf("ephemeral message %+v is not for %s", m, u.Name)
+			}
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+// posted returns the message everyone sees that answer r posted: the
+// answer itself (type 4), or its one follow-up.
+func (h *harness) posted(r discordtest.Response) discordtest.Message {
+	h.t.Helper()
+	id := r.Original
+	if r.Type != 4 {
+		if len(r.Followups) != 1 {
+			h.t.Fatalf("answer %+v posts no one message", r)
+		}
+		id = r.Followups[0]
+	}
+	m := h.message(id)
+	if m.Ephemeral || m.Deleted {
+		h.t.Fatalf("posted message %+v is not for everyone", m)
+	}
+	return m
 }
 
 // placeButtons returns the custom_ids of a message's live cell buttons.

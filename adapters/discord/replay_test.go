@@ -17,12 +17,13 @@ func TestReplayOnDiscord(t *testing.T) {
 	h.command(ann, "c", cmdResign)
 	board = h.message(board.ID)
 	play := buttonOf(t, board, "v:")
+	// The replay is the tap's answer itself, which only ann sees.
 	r := h.tap(ann, board.ID, play)
-	if len(r.Followups) != 1 {
+	if r.Type != 4 || len(r.Followups) != 0 {
 		t.Fatalf("▶️ answered %+v", r)
 	}
-	m := h.message(r.Followups[0])
-	if !m.Ephemeral || m.VisibleTo != ann.ID || len(m.Attachments) != 1 || m.Attachments[0].Filename != replayName ||
+	m := h.message(r.Original)
+	if !m.Ephemeral || m.VisibleTo != ann.ID || len(m.Attachments) != 1 || m.Attachments[0].Filename != "replay-"+string(h.game(board).ID())+".gif" ||
 		!bytes.HasPrefix(m.Attachments[0].Data, []byte("GIF8")) || !strings.Contains(m.Content, "Moves: 1.") {
 		t.Fatalf("replay message %+v", m)
 	}

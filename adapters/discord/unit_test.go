@@ -9,12 +9,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
-	"github.com/bwmarrin/discordgo"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // buttonsOf flattens action rows into buttons, checking their types.
@@ -239,7 +240,7 @@ func TestLargestBoardMessagesFitDiscord(t *testing.T) {
 	long := strings.Repeat("名", 40)
 	for _, game := range []string{"gomoku19", "gomoku", "7x7"} {
 		r, _ := engine.Preset(game)
-		v, err := svc.Start(t.Context(), session.Actor{Platform: Platform, Chat: game, User: session.User{ID: "1", Name: long}}, session.StartRequest{Rules: r, Level: engine.Easy})
+		v, err := svc.Begin(t.Context(), session.Request{Actor: session.Actor{Platform: Platform, Chat: game, User: session.User{ID: "1", Name: long}}}).Start(session.StartRequest{Rules: r, Level: engine.Easy})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,9 +258,9 @@ func TestLargestBoardMessagesFitDiscord(t *testing.T) {
 }
 
 // mustStore opens a bbolt store in a temporary directory.
-func mustStore(t *testing.T) *storetest.Bolt {
+func mustStore(t *testing.T) *boltstore.Store {
 	t.Helper()
-	st, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,10 +75,11 @@ func (b *Bot) reportAPIError(err error) {
 
 // paced returns do, made to wait first for a flood-control slot of chat
 // (see limiter) and to hold it until its answer: every call that makes or
-// changes a message goes through it, each attempt anew.
-func (b *Bot) paced(ctx context.Context, chat int64, do func() error) func() error {
+// changes a message goes through it, each attempt anew. The wait for the
+// slot runs through lend when it is set (see front.lend).
+func (b *Bot) paced(ctx context.Context, chat int64, lend func(func()), do func() error) func() error {
 	return func() error {
-		release, err := b.limit.wait(ctx, chat)
+		release, err := b.limit.wait(ctx, chat, lend)
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func (b *Bot) request(ctx context.Context, method string, c tgbotapi.Chattable) 
 
 // sendMessage sends a text message with an optional inline keyboard, as a
 // reply to message replyTo when it is not 0, and returns its id.
-func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+func (f *front) sendMessage(ctx context.Context, chat int64, replyTo int, text string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
 	m := tgbotapi.NewMessage(chat, text)
 	m.ReplyToMessageID = replyTo
 	m.AllowSendingWithoutReply = true
@@ -105,39 +106,17 @@ func (b *Bot) sendMessage(ctx context.Context, chat int64, replyTo int, text str
 		m.ReplyMarkup = *kb
 	}
 	var sent tgbotapi.Message
-	err := b.call(ctx, "sendMessage", false, b.paced(ctx, chat, func() error {
+	err := f.b.call(ctx, "sendMessage", false, f.b.paced(ctx, chat, f.lend, func() error {
 		var err error
-		sent, err = b.api.Send(m)
+		sent, err = f.b.api.Send(m)
 		return err
 	}))
 	return sent.MessageID, err
 }
 
-// editMessage replaces the text and keyboard of a message through the
-// outbox, which may skip it for a newer edit of the same message. It waits
-// for the outcome when wait is true; otherwise it returns nil at once, and
-// the update being handled (see pendingEdits) leaves the inbox once the
-// edit was made; a failure is logged. A message that is already so counts
-// as edited.
-func (b *Bot) editMessage(ctx context.Context, chat int64, message int, text string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
-	e := tgbotapi.NewEditMessageText(chat, message, text)
-	e.ReplyMarkup = kb
-	return b.queueEdit(ctx, chat, message, "editMessageText", e, wait)
-}
-
-// queueEdit queues an edit in the outbox, waiting for its outcome when
-// wait is true (see editMessage).
-func (b *Bot) queueEdit(ctx context.Context, chat int64, message int, method string, c tgbotapi.Chattable, wait bool) error {
-	if wait {
-		return b.outbox.wait(ctx, chat, message, method, c)
-	}
-	b.outbox.put(chat, message, method, c, track(ctx))
-	return nil
-}
-
 // sendPhoto sends a PNG with a caption and an optional keyboard and
 // returns the message's id.
-func (b *Bot) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+func (f *front) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
 	p := tgbotapi.NewPhoto(chat, tgbotapi.FileBytes{Name: "board.png", Bytes: png})
 	p.Caption = caption
 	p.ReplyToMessageID = replyTo
@@ -146,9 +125,9 @@ func (b *Bot) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte
 		p.ReplyMarkup = *kb
 	}
 	var sent tgbotapi.Message
-	err := b.call(ctx, "sendPhoto", false, b.paced(ctx, chat, func() error {
+	err := f.b.call(ctx, "sendPhoto", false, f.b.paced(ctx, chat, f.lend, func() error {
 		var err error
-		sent, err = b.api.Send(p)
+		sent, err = f.b.api.Send(p)
 		return err
 	}))
 	return sent.MessageID, err
@@ -160,31 +139,18 @@ const maxCaption = 1024
 
 // sendAnimation sends a GIF (a replay) with a caption and returns the
 // message's id; it waits for flood control as sendPhoto does.
-func (b *Bot) sendAnimation(ctx context.Context, chat int64, replyTo int, gif []byte, caption string) (int, error) {
+func (f *front) sendAnimation(ctx context.Context, chat int64, replyTo int, gif []byte, caption string) (int, error) {
 	a := tgbotapi.NewAnimation(chat, tgbotapi.FileBytes{Name: "replay.gif", Bytes: gif})
 	a.Caption = truncate(caption, maxCaption)
 	a.ReplyToMessageID = replyTo
 	a.AllowSendingWithoutReply = true
 	var sent tgbotapi.Message
-	err := b.call(ctx, "sendAnimation", false, b.paced(ctx, chat, func() error {
+	err := f.b.call(ctx, "sendAnimation", false, f.b.paced(ctx, chat, f.lend, func() error {
 		var err error
-		sent, err = b.api.Send(a)
+		sent, err = f.b.api.Send(a)
 		return err
 	}))
 	return sent.MessageID, err
-}
-
-// editPhoto replaces the picture, caption and keyboard of a photo
-// message through the outbox, like editMessage. A message that is already
-// so counts as edited.
-func (b *Bot) editPhoto(ctx context.Context, chat int64, message int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup, wait bool) error {
-	media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileBytes{Name: "board.png", Bytes: png})
-	media.Caption = caption
-	e := tgbotapi.EditMessageMediaConfig{
-		BaseEdit: tgbotapi.BaseEdit{ChatID: chat, MessageID: message, ReplyMarkup: kb},
-		Media:    media,
-	}
-	return b.queueEdit(ctx, chat, message, "editMessageMedia", e, wait)
 }
 
 // answer answers a callback query, with a toast when text is not empty.

@@ -13,8 +13,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
-	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // BenchmarkTaps measures taps end to end through the client library and
@@ -49,7 +49,7 @@ func BenchmarkTaps(b *testing.B) {
 // which groups concurrent calls into one transaction, with 64 writers
 // each taking a new game id (one small write) per commit.
 func benchStore(b *testing.B) {
-	store, err := storetest.OpenBolt(filepath.Join(b.TempDir(), "store.db"), nil)
+	store, err := boltstore.Open(filepath.Join(b.TempDir(), "store.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,8 +61,8 @@ func benchStore(b *testing.B) {
 	for range 64 {
 		wg.Go(func() {
 			for range per {
-				err := store.Update(ctx, func(tx session.Tx) error {
-					_, err := tx.NewGameID()
+				err := store.Update(ctx, func(tx kv.Tx) error {
+					_, err := tx.NextSequence([]byte("games"))
 					return err
 				})
 				if err != nil {

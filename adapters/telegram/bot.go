@@ -116,14 +116,16 @@ func (b *Bot) Run(ctx context.Context) error {
 	// An update is kept in the session's inbox from before Telegram is
 	// told it arrived until it was handled and the edits it queued were
 	// made, so a crash loses none: the next Run replays the inbox first.
-	// It is handled under its update id (session.WithUpdate), so that its
-	// effect, committed with the mark of that id, happens once however
-	// often it is handled; and once handled it stays marked for
+	// It is handled under its update id (adapters.Request.Update), so that
+	// its effect, committed with the mark of that id, happens once however
+	// often it is handled; once handled it stays marked for
 	// session.Config.UpdateTTL, so that a delivery of it again is dropped
-	// when it comes in.
-	finish := func(u tgbotapi.Update, handled bool) {
+	// when it comes in. The mark, the end of its stay in the inbox and the
+	// binding of the boards it posted commit together.
+	finish := func(u tgbotapi.Update, handled bool, h handling) {
 		if handled {
-			if err := b.svc.Handled(work, Platform, int64(u.UpdateID)); err != nil {
+			f := session.Finished{Update: strconv.Itoa(u.UpdateID), Marked: h.marked, Binds: h.binds}
+			if err := b.svc.Handled(work, Platform, f); err != nil {
 				b.log.Error("clearing a handled update from the inbox failed; it may be handled again", "update", u.UpdateID, "err", err)
 			}
 		}
@@ -131,20 +133,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	submit := func(ctx context.Context, u tgbotapi.Update) error {
 		return sched.submit(ctx, updateChat(u), func() {
-			var edits pendingEdits
-			// A hard move waiting for (and in) the AI pool lends its
-			// worker out, so it never delays other chats' updates.
-			hctx := session.WithUpdate(session.WithLender(withPendingEdits(work, &edits), sched.lend), Platform, strconv.Itoa(u.UpdateID))
-			b.handle(hctx, u)
-			if edits.empty() {
-				finish(u, true)
+			// A hard move waiting for (and in) the AI pool, and a call
+			// held by flood control, lend the worker out, so that they
+			// never delay other chats' updates.
+			h := b.handle(work, u, sched.lend)
+			if h.front == nil || !h.front.queued() {
+				finish(u, true, h)
 				return
 			}
 			// The chat's next update need not wait for the edits.
 			edited.Add(1)
 			go func() {
 				defer edited.Done()
-				finish(u, edits.wait(b))
+				finish(u, h.front.made(), h)
 			}()
 		})
 	}
@@ -214,7 +215,7 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 		var u tgbotapi.Update
 		if err := json.Unmarshal(it.Data, &u); err != nil {
 			b.log.Error("dropping an unreadable update from the inbox", "update", it.ID, "err", err)
-			if err := b.svc.Handled(ctx, Platform, it.ID); err != nil {
+			if err := b.svc.Handled(ctx, Platform, session.Finished{Update: strconv.FormatInt(it.ID, 10)}); err != nil {
 				return nil, fmt.Errorf("telegram: clear the inbox: %w", err)
 			}
 			continue

@@ -39,7 +39,7 @@ func newWebhookHarness(t *testing.T) *harness {
 // accept.
 func (h *harness) openChallenges(chat tgbotapi.Chat) int {
 	h.t.Helper()
-	live, err := h.svc.Live(context.Background(), session.Actor{Platform: telegram.Platform, Chat: itoa64(chat.ID), User: session.User{ID: "424242", Name: "onlooker"}})
+	live, err := h.svc.Begin(context.Background(), session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: itoa64(chat.ID), User: session.User{ID: "424242", Name: "onlooker"}}}).Live()
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -139,8 +139,7 @@ func TestReplayAfterCrashBetweenEffectAndInboxClearTakesEffectOnce(t *testing.T)
 		t.Fatal(err)
 	}
 	who := session.Actor{Platform: telegram.Platform, Chat: itoa64(chat.ID), User: session.User{ID: itoa64(alice.ID), Name: alice.UserName}}
-	uctx := session.WithUpdate(ctx, telegram.Platform, strconv.Itoa(u.UpdateID))
-	if _, err := h.svc.Challenge(uctx, who, session.ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
+	if _, err := h.svc.Begin(ctx, session.Request{Actor: who, Update: strconv.Itoa(u.UpdateID)}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
 		t.Fatal(err)
 	}
 	h.closeStore()

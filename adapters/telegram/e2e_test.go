@@ -22,7 +22,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // startGame types a /play command and returns the board message it sent.
@@ -118,7 +118,7 @@ func TestGomokuByTypedCoordinatesWithPicture(t *testing.T) {
 func (h *harness) gameOfRunning(chat tgbotapi.Chat, from tgbotapi.User) session.View {
 	h.t.Helper()
 	who := session.Actor{Platform: telegram.Platform, Chat: itoa64(chat.ID), User: session.User{ID: itoa64(from.ID)}}
-	v, err := h.svc.Running(context.Background(), who)
+	v, err := h.svc.Begin(context.Background(), session.Request{Actor: who}).Running()
 	if err == nil {
 		h.last = v.ID()
 		return v
@@ -565,7 +565,7 @@ func TestWrongTokenIsATypedErrorWithoutTheToken(t *testing.T) {
 func TestPollingStopsWhenTheTokenIsRevoked(t *testing.T) {
 	fake := telegramtest.NewServer()
 	defer fake.Close()
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

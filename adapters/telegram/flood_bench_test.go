@@ -54,7 +54,7 @@ func BenchmarkFlood(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				v, err := h.svc.Running(ctx, session.Actor{Platform: telegram.Platform, Chat: itoa64(id), User: session.User{ID: itoa64(id)}})
+				v, err := h.svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: itoa64(id), User: session.User{ID: itoa64(id)}}}).Running()
 				if err != nil {
 					b.Error(err)
 					return

@@ -179,7 +179,7 @@ func TestFloodStaysUnderFloodControl(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			v, err := h.svc.Running(ctx, session.Actor{Platform: telegram.Platform, Chat: itoa64(id), User: session.User{ID: itoa64(id)}})
+			v, err := h.svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: itoa64(id), User: session.User{ID: itoa64(id)}}}).Running()
 			if err != nil {
 				t.Errorf("chat %d: %v", id, err)
 				return

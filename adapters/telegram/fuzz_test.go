@@ -16,7 +16,6 @@ import (
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // lockedBuffer is a buffer that logs may be written to from several
@@ -60,7 +59,7 @@ func FuzzWebhookUpdate(f *testing.F) {
 	}
 	fake := telegramtest.NewServer()
 	f.Cleanup(fake.Close)
-	store, err := storetest.OpenBolt(filepath.Join(f.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
+	store, err := boltstore.Open(filepath.Join(f.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -89,7 +88,7 @@ func FuzzWebhookUpdate(f *testing.F) {
 			return
 		}
 		logs.Reset()
-		b.handle(context.Background(), u)
+		b.handle(context.Background(), u, nil)
 		if l := logs.String(); strings.Contains(l, "panic") {
 			t.Fatalf("handling %s panicked:\n%s", body, l)
 		}

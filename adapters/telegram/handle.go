@@ -2,7 +2,6 @@ package telegram
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -16,9 +15,20 @@ import (
 	"github.com/boardbot/boardbot/session"
 )
 
-// handle handles one update. It never panics: a panic is logged and the
-// update dropped.
-func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
+// handling is what handling one update left to do: the games shown in new
+// messages, to bind when the update is marked handled (and whether its
+// change marked it already), and the front whose queued edits must be
+// made first.
+type handling struct {
+	binds  []session.Binding
+	marked bool
+	front  *front
+}
+
+// handle handles one update on a job of the scheduler, which lends its
+// worker through lend during long waits. It never panics: a panic is
+// logged and the update dropped.
+func (b *Bot) handle(ctx context.Context, u tgbotapi.Update, lend func(func())) (h handling) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic while handling an update", "update", u.UpdateID, "panic", p)
@@ -27,17 +37,52 @@ func (b *Bot) handle(ctx context.Context, u tgbotapi.Update) {
 	if b.cfg.OnUpdate != nil {
 		b.cfg.OnUpdate(updateKind(u))
 	}
+	id := strconv.Itoa(u.UpdateID)
 	switch {
 	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "" && u.CallbackQuery.From != nil:
-		b.onInlineTap(ctx, u.CallbackQuery)
+		return b.onInlineTap(ctx, id, u.CallbackQuery, lend)
 	case u.CallbackQuery != nil:
-		b.onTap(ctx, u.CallbackQuery)
+		return b.onTap(ctx, id, u.CallbackQuery, lend)
 	case u.Message != nil:
-		b.onMessage(ctx, u.Message)
+		return b.onMessage(ctx, id, u.Message, lend)
 	case u.InlineQuery != nil:
 		b.onInlineQuery(ctx, u.InlineQuery)
 	case u.ChosenInlineResult != nil:
-		b.onChosen(ctx, u.ChosenInlineResult)
+		return b.onChosen(ctx, id, u.ChosenInlineResult, lend)
+	}
+	return handling{}
+}
+
+// carry carries decision d out through f, answers a tap that is still
+// owed its answer, and returns what is left to do. A tap's new boards are
+// bound to their messages before it is answered, so that an answered tap
+// has its board in place; a typed message's are bound when it is marked
+// handled.
+func (b *Bot) carry(ctx context.Context, f *front, d adapters.Decision) handling {
+	binds := adapters.Carry(ctx, f, d, nil)
+	if f.query != "" && len(binds) > 0 {
+		if err := b.disp.Bind(ctx, binds); err != nil {
+			b.log.Error("binding boards to their messages failed", "err", err)
+		}
+		binds = nil
+	}
+	f.ack(ctx)
+	return handling{binds: binds, marked: d.Marked, front: f}
+}
+
+// think returns the Request.Think of an update in chat (0: none): it
+// shows "typing…" in the chat, and lends the job's worker while the AI
+// thinks.
+func (b *Bot) think(ctx context.Context, chat int64, lend func(func())) func(wait func()) {
+	return func(wait func()) {
+		if chat != 0 {
+			b.hint(ctx, chat)
+		}
+		if lend != nil {
+			lend(wait)
+			return
+		}
+		wait()
 	}
 }
 
@@ -93,30 +138,27 @@ func duelOpponent(m *tgbotapi.Message, text string) (opp *tgbotapi.User, rest st
 }
 
 // onMessage handles a typed message: a command, or maybe a coordinate.
-func (b *Bot) onMessage(ctx context.Context, m *tgbotapi.Message) {
+// /start also shows the start menu.
+func (b *Bot) onMessage(ctx context.Context, update string, m *tgbotapi.Message, lend func(func())) handling {
 	if m.From == nil || m.From.IsBot || m.Chat == nil || m.Text == "" {
-		return
+		return handling{}
 	}
 	chat := m.Chat.ID
-	req := adapters.Request{Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From), Private: m.Chat.IsPrivate()}
+	req := adapters.Request{
+		Chat: chatKey(chat), User: userOf(m.From), Locale: m.From.LanguageCode, Admin: b.admin(m.Chat, m.From),
+		Private: m.Chat.IsPrivate(), Update: update, Think: b.think(ctx, chat, lend),
+	}
+	f := &front{b: b, chat: chat, replyTo: m.MessageID, wait: true, lend: lend}
 	text := strings.TrimSpace(m.Text)
-	if strings.HasPrefix(text, "/") {
-		if b.disp.SlowText(ctx, req, text) {
-			b.hint(ctx, chat)
+	if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart {
+		lang := b.disp.Lang(ctx, req)
+		welcome := render.T(lang, render.MsgWelcome) + "\n\n" + render.T(lang, render.MsgPickGame)
+		if _, err := f.sendMessage(ctx, chat, m.MessageID, welcome, gamesMenu(lang)); err != nil {
+			b.log.Error("sending the start menu failed", "chat", chat, "err", err)
 		}
-		r := b.command(ctx, req, m, text)
-		var menu *tgbotapi.InlineKeyboardMarkup
-		if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart && r.Text != "" {
-			r.Text += "\n\n" + render.T(r.Lang, render.MsgPickGame)
-			menu = gamesMenu(r.Lang)
-		}
-		b.reply(ctx, chat, m.MessageID, r, menu)
-		return
+		return handling{}
 	}
-	if b.disp.SlowText(ctx, req, text) {
-		b.hint(ctx, chat)
-	}
-	b.reply(ctx, chat, m.MessageID, b.disp.Move(ctx, req, text), nil)
+	return b.carry(ctx, f, b.text(ctx, req, m, text))
 }
 
 // admin returns the Request.Admin of a user in a chat: anyone in a
@@ -131,111 +173,35 @@ func (b *Bot) admin(chat *tgbotapi.Chat, from *tgbotapi.User) func(context.Conte
 	}
 }
 
-// command answers a typed command. A /duel that names its opponent by a
-// text mention or by replying to their message is addressed to that
-// member's id.
-func (b *Bot) command(ctx context.Context, req adapters.Request, m *tgbotapi.Message, text string) adapters.Reply {
-	cmd, err := adapters.ParseCommand(strings.Fields(text)[0], b.UserName())
+// text decides typed text. A /duel that names its opponent by a text
+// mention or by replying to their message is addressed to that member's
+// id.
+func (b *Bot) text(ctx context.Context, req adapters.Request, m *tgbotapi.Message, text string) adapters.Decision {
+	cmd, err := adapters.ParseCommand(strings.Fields(text + " ")[0], b.UserName())
 	if err != nil || cmd.Name != adapters.CmdDuel {
-		return b.disp.Command(ctx, req, text)
+		return b.disp.Text(ctx, req, text)
 	}
 	opp, rest, ok := duelOpponent(m, text)
 	if !ok {
-		return b.disp.Command(ctx, req, text)
+		return b.disp.Text(ctx, req, text)
 	}
 	cmd, err = adapters.ParseCommand(rest, b.UserName())
 	switch {
 	case err != nil:
 		// The options around the mention are wrong: say so.
-		return b.disp.Command(ctx, req, rest)
+		return b.disp.Text(ctx, req, rest)
 	case cmd.Duel.Opponent != "":
 		// A second opponent: the grammar refuses the mention's name.
-		return b.disp.Command(ctx, req, text)
+		return b.disp.Text(ctx, req, text)
 	}
 	return b.disp.Duel(ctx, req, cmd.Duel, userOf(opp))
 }
 
-// reply shows the answer to a typed message: its text (with menu, else
-// the reply's buttons, as the keyboard), then its game.
-func (b *Bot) reply(ctx context.Context, chat int64, replyTo int, r adapters.Reply, menu *tgbotapi.InlineKeyboardMarkup) {
-	if menu == nil && r.Buttons != nil {
-		menu = inlineKeyboard(*r.Buttons)
-	}
-	// The chart comes above the numbers of /stats.
-	b.sendChart(ctx, chat, replyTo, &r)
-	if r.Text != "" {
-		if _, err := b.sendMessage(ctx, chat, replyTo, r.Text, menu); err != nil {
-			b.log.Error("sending a reply failed", "chat", chat, "err", err)
-		}
-	}
-	b.sendRecords(ctx, chat, replyTo, r)
-	if r.Game != nil {
-		if err := b.showGame(ctx, chat, replyTo, r.Lang, *r.Game, r.Edit, r.WindowIn(render.TelegramLayout)); err != nil {
-			b.log.Error("showing a game failed", "chat", chat, "game", r.Game.ID(), "err", err)
-		}
-	}
-}
-
-// sendChart sends the reply's progress chart, if any, with 📈 under it,
-// and takes it off r.
-func (b *Bot) sendChart(ctx context.Context, chat int64, replyTo int, r *adapters.Reply) {
-	if r.Chart == nil {
-		return
-	}
-	if _, err := b.sendPhoto(ctx, chat, replyTo, r.Chart.PNG, truncate(r.Chart.Caption, maxCaption), inlineKeyboard(r.Chart.Buttons)); err != nil {
-		b.log.Error("sending a chart failed", "chat", chat, "err", err)
-	}
-	r.Chart = nil
-}
-
-// sendRecords sends the chart, the record (render.Export) and the replay
-// GIF of a finished game that the reply carries.
-func (b *Bot) sendRecords(ctx context.Context, chat int64, replyTo int, r adapters.Reply) {
-	b.sendChart(ctx, chat, replyTo, &r)
-	if r.Record != "" {
-		if _, err := b.sendMessage(ctx, chat, replyTo, r.Record, nil); err != nil {
-			b.log.Error("sending a game's record failed", "chat", chat, "err", err)
-		}
-	}
-	if r.Replay == nil {
-		return
-	}
-	gif, err := render.Replay(*r.Replay)
-	if err == nil {
-		_, err = b.sendAnimation(ctx, chat, replyTo, gif, render.ReplayCaption(*r.Replay, r.Lang))
-	}
-	if err != nil {
-		b.log.Error("sending a replay failed", "chat", chat, "game", r.Replay.ID(), "err", err)
-	}
-}
-
-// showGame edits message edit to show v, or, when edit is "" or that
-// message cannot be edited any more, sends a new board message and binds
-// the game to it.
-func (b *Bot) showGame(ctx context.Context, chat int64, replyTo int, l render.Lang, v session.View, edit string, window *engine.Point) error {
-	if edit != "" {
-		id, err := strconv.Atoi(edit)
-		if err == nil {
-			err = b.editBoard(ctx, chat, id, v, l, window, true)
-		}
-		var ae *APIError
-		if err == nil || !errors.As(err, &ae) || ae.Code != 400 {
-			return err
-		}
-		b.log.Info("the board message is gone; sending a new one", "chat", chat, "game", v.ID(), "err", err)
-	}
-	id, err := b.sendBoard(ctx, chat, replyTo, v, l, window)
-	if err != nil {
-		return err
-	}
-	return b.disp.Bind(ctx, v.ID(), strconv.Itoa(id))
-}
-
-// board returns what shows v (render.Compose), with the keyboard's window at window (nil:
-// around the last move): the text, or, for a board larger than the
-// keyboard, a caption and the PNG of the whole board; and the keyboard.
-// Whether there is a picture depends on the rules alone, so a board
-// message never changes kind.
+// board returns what shows v (render.Compose), with the keyboard's window
+// at window (nil: around the last move): the text, or, for a board larger
+// than the keyboard, a caption and the PNG of the whole board; and the
+// keyboard. Whether there is a picture depends on the rules alone, so a
+// board message never changes kind.
 func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
 	c := render.Compose(v, l, render.TelegramLayout, window)
 	kb = inlineKeyboard(c.Keyboard)
@@ -249,36 +215,23 @@ func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text s
 }
 
 // sendBoard sends a new message showing v and returns its id.
-func (b *Bot) sendBoard(ctx context.Context, chat int64, replyTo int, v session.View, l render.Lang, window *engine.Point) (int, error) {
-	text, png, kb, err := b.board(v, l, window)
+func (f *front) sendBoard(ctx context.Context, chat int64, replyTo int, v session.View, l render.Lang, window *engine.Point) (int, error) {
+	text, png, kb, err := f.b.board(v, l, window)
 	if err != nil {
 		return 0, err
 	}
 	if png != nil {
-		return b.sendPhoto(ctx, chat, replyTo, png, text, kb)
+		return f.sendPhoto(ctx, chat, replyTo, png, text, kb)
 	}
-	return b.sendMessage(ctx, chat, replyTo, text, kb)
+	return f.sendMessage(ctx, chat, replyTo, text, kb)
 }
 
-// editBoard edits message id to show v through the outbox, waiting for
-// the outcome when wait is true (see editMessage).
-func (b *Bot) editBoard(ctx context.Context, chat int64, id int, v session.View, l render.Lang, window *engine.Point, wait bool) error {
-	text, png, kb, err := b.board(v, l, window)
-	if err != nil {
-		return err
-	}
-	if png != nil {
-		return b.editPhoto(ctx, chat, id, png, text, kb, wait)
-	}
-	return b.editMessage(ctx, chat, id, text, kb, wait)
-}
-
-// onTap handles a tapped button: at most one edit of the board message,
-// queued in the outbox, and exactly one answer, empty on success and the
-// refusal otherwise; a refused tap on a board left behind (a stale move
-// number) edits it to show the game as it is. The answer does not wait
-// for the edit, which may wait for flood control.
-func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
+// onTap handles a tapped button: exactly one answer, empty on success and
+// the refusal otherwise, and at most one edit of the board message,
+// queued in the outbox; a refused tap on a board left behind (a stale
+// move number) edits it to show the game as it is. The answer does not
+// wait for the edit, which may wait for flood control.
+func (b *Bot) onTap(ctx context.Context, update string, q *tgbotapi.CallbackQuery, lend func(func())) handling {
 	if q.From == nil || q.Message == nil || q.Message.Chat == nil {
 		// A button with neither a message nor an inline message.
 		lang := render.English
@@ -286,107 +239,51 @@ func (b *Bot) onTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
 			lang = b.disp.Lang(ctx, adapters.Request{User: userOf(q.From), Locale: q.From.LanguageCode})
 		}
 		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
-		return
+		return handling{}
 	}
 	chat, msg := q.Message.Chat.ID, q.Message.MessageID
-	req := adapters.Request{Chat: chatKey(chat), User: userOf(q.From), Locale: q.From.LanguageCode, Message: strconv.Itoa(msg)}
+	req := adapters.Request{
+		Chat: chatKey(chat), User: userOf(q.From), Locale: q.From.LanguageCode, Message: strconv.Itoa(msg),
+		Update: update, Think: b.think(ctx, chat, lend),
+	}
+	f := &front{b: b, chat: chat, query: q.ID, tapped: q.Message, lend: lend}
 	if q.Data == menuPrefix || strings.HasPrefix(q.Data, menuPrefix+":") {
-		b.onMenu(ctx, q, req)
-		return
+		return b.onMenu(ctx, f, q, req)
 	}
 	req.HasButton = hasButton(q.Message, q.Data)
-	if b.disp.SlowTap(ctx, req, q.Data) {
-		b.hint(ctx, chat)
-	}
-	r := b.disp.Tap(ctx, req, q.Data)
-	notice := r.Notice
-	if r.Record != "" || r.Replay != nil || r.Chart != nil {
-		b.sendRecords(ctx, chat, 0, r)
-		b.answerLogged(ctx, q.ID, notice)
-		return
-	}
-	switch {
-	case r.Game != nil && r.Edit == "" && len(q.Message.Photo) == 0 && hasPicture(*r.Game, r.Lang):
-		// A text message, such as a question, cannot become a photo: the
-		// board comes below.
-		if err := b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", r.WindowIn(render.TelegramLayout)); err != nil {
-			b.log.Error("showing a game after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
-		}
-	case r.Game != nil:
-		target := r.Edit
-		if target == "" {
-			target = req.Message
-		}
-		if err := b.editTapped(ctx, chat, target, r); err != nil {
-			b.log.Error("editing the board after a tap failed", "chat", chat, "game", r.Game.ID(), "err", err)
-		}
-	case notice == "":
-		notice = r.Text
-	}
-	b.answerLogged(ctx, q.ID, notice)
-}
-
-// hasPicture reports whether the message that shows v is a photo: a board
-// larger than the keyboard.
-func hasPicture(v session.View, l render.Lang) bool {
-	return render.Compose(v, l, render.TelegramLayout, nil).HasPicture
-}
-
-// editTapped binds the reply's game to message target when the reply
-// named no message (a game new to it), and queues the edit of target to
-// show the game without waiting for it; a failed edit is logged.
-func (b *Bot) editTapped(ctx context.Context, chat int64, target string, r adapters.Reply) error {
-	id, err := strconv.Atoi(target)
-	if err != nil {
-		return err
-	}
-	if r.Edit == "" {
-		if err := b.disp.Bind(ctx, r.Game.ID(), target); err != nil {
-			return err
-		}
-	}
-	return b.editBoard(ctx, chat, id, *r.Game, r.Lang, r.WindowIn(render.TelegramLayout), false)
+	return b.carry(ctx, f, b.disp.Tap(ctx, req, q.Data))
 }
 
 // onMenu handles a button of the start menu: it edits the menu in place,
-// and a level button starts the game (as "/play <level> <game>") and
-// turns the menu message into its board.
-func (b *Bot) onMenu(ctx context.Context, q *tgbotapi.CallbackQuery, req adapters.Request) {
-	lang := b.disp.Lang(ctx, req)
-	chat, msg := q.Message.Chat.ID, q.Message.MessageID
+// and a level button starts the game, whose board takes the menu's place
+// (or comes below it when the board is a picture).
+func (b *Bot) onMenu(ctx context.Context, f *front, q *tgbotapi.CallbackQuery, req adapters.Request) handling {
 	c, ok := parseMenu(q.Data)
-	if !ok || !hasButton(q.Message, q.Data) {
-		b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
-		return
-	}
-	var err error
-	switch {
-	case c.game == nil:
-		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickGame), gamesMenu(lang), false)
-	case c.level == 0:
-		err = b.editMessage(ctx, chat, msg, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game), false)
-	default:
-		play := "/play " + c.level.String() + " " + c.game.preset
-		if b.disp.SlowText(ctx, req, play) {
-			b.hint(ctx, chat)
+	if !ok || !hasButton(q.Message, q.Data) || c.game == nil || c.level == 0 {
+		lang := b.disp.Lang(ctx, req)
+		switch {
+		case !ok || !hasButton(q.Message, q.Data):
+			b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
+			return handling{}
+		case c.game == nil:
+			f.editMenu(ctx, render.T(lang, render.MsgPickGame), gamesMenu(lang))
+		default:
+			f.editMenu(ctx, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game))
 		}
-		r := b.disp.Command(ctx, req, play)
-		if r.Game == nil || r.Text != "" {
-			b.answerLogged(ctx, q.ID, r.Text)
-			return
-		}
-		if hasPicture(*r.Game, r.Lang) {
-			// A text message cannot become a photo: the board comes below.
-			err = b.showGame(ctx, chat, msg, r.Lang, *r.Game, "", nil)
-		} else {
-			r.Edit = ""
-			err = b.editTapped(ctx, chat, req.Message, r)
-		}
+		b.answerLogged(ctx, q.ID, "")
+		return handling{front: f}
 	}
-	if err != nil {
-		b.log.Error("menu failed", "chat", chat, "err", err)
-	}
-	b.answerLogged(ctx, q.ID, "")
+	args := adapters.DefaultPlay()
+	args.Level = c.level
+	args.Rules, _ = engine.Preset(c.game.preset)
+	return b.carry(ctx, f, b.disp.Play(ctx, req, args))
+}
+
+// editMenu edits the tapped menu message to show text and kb.
+func (f *front) editMenu(ctx context.Context, text string, kb *tgbotapi.InlineKeyboardMarkup) {
+	e := tgbotapi.NewEditMessageText(f.chat, f.tapped.MessageID, text)
+	e.ReplyMarkup = kb
+	f.queue(messageKey{chat: f.chat, id: f.tapped.MessageID}, "editMessageText", e)
 }
 
 // hint sends the "typing" chat action, logging a failure.
@@ -397,10 +294,12 @@ func (b *Bot) hint(ctx context.Context, chat int64) {
 }
 
 // answerLogged answers a callback query, logging a failure.
-func (b *Bot) answerLogged(ctx context.Context, id, text string) {
-	if err := b.answer(ctx, id, text); err != nil {
+func (b *Bot) answerLogged(ctx context.Context, id, text string) error {
+	err := b.answer(ctx, id, text)
+	if err != nil {
 		b.log.Warn("answerCallbackQuery failed", "err", err)
 	}
+	return err
 }
 
 // hasButton reports whether the message, as Telegram delivered it with
@@ -426,36 +325,19 @@ func hasButton(m *tgbotapi.Message, data string) bool {
 // included.
 const expireTimeout = 2 * time.Minute
 
-// Expired edits the board message of a game the session's sweeper ended
-// (session.Config.OnExpire), so that it shows the result and loses its
-// live buttons, in its players' language (adapters.Dispatcher.Expired).
-// Games of other platforms and games without a message are ignored; a
-// failure is logged. It is safe to call from any goroutine, before,
-// during and (to no effect but a logged error) after Run.
+// Expired shows the end of a game the session's sweeper ended on its
+// board message (session.Config.OnExpire), in its players' language, so
+// that it loses its live buttons: the decision of the dispatcher's
+// Expired, carried by a front of no request, which edits board messages
+// in chats and inline messages and waits for each edit. Games of other
+// platforms and games without a message are ignored; a failure is
+// logged. It is safe to call from any goroutine, before, during and (to
+// no effect but a logged error) after Run.
 func (b *Bot) Expired(v session.View) {
-	if v.Platform() != Platform || v.Message() == "" {
-		return
-	}
-	if _, ok := adapters.IsInlineChat(v.Chat()); ok {
-		b.expiredInline(v)
-		return
-	}
-	chat, err := strconv.ParseInt(v.Chat(), 10, 64)
-	if err != nil {
-		b.log.Error("expired game in a chat that is not Telegram's", "game", v.ID(), "chat", v.Chat())
+	if v.Platform() != Platform {
 		return
 	}
 	ctx, cancel := context.WithTimeout(b.work, expireTimeout)
 	defer cancel()
-	r := b.disp.Expired(ctx, v)
-	if r.Game == nil || r.Edit == "" {
-		return
-	}
-	id, err := strconv.Atoi(r.Edit)
-	if err == nil {
-		err = b.editBoard(ctx, chat, id, *r.Game, r.Lang, nil, true)
-	}
-	if err != nil {
-		b.log.Error("showing an expired game failed", "chat", chat, "game", v.ID(), "err", err)
-	}
+	adapters.Carry(ctx, nil, b.disp.Expired(ctx, v), adapters.Fronts{Platform: &front{b: b, wait: true}})
 }

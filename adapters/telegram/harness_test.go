@@ -21,7 +21,6 @@ import (
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
 )
 
 // waitLimit is how long a test waits for the bot before failing; the
@@ -52,7 +51,7 @@ type harness struct {
 	t      testing.TB
 	fake   *telegramtest.Server
 	dbPath string
-	store  *storetest.Bolt
+	store  *boltstore.Store
 	svc    *session.Service
 	bot    *telegram.Bot
 	sleep  *sleeper
@@ -108,7 +107,7 @@ func newHarness(t testing.TB, edit func(h *harness)) *harness {
 // open opens the bbolt file and a Service with seeded games.
 func (h *harness) open() {
 	h.t.Helper()
-	store, err := storetest.OpenBolt(h.dbPath, &boltstore.Options{NoSync: h.noSync})
+	store, err := boltstore.Open(h.dbPath, &boltstore.Options{NoSync: h.noSync})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/boardbot/boardbot/adapters"
-	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 )
@@ -55,10 +54,10 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *tgbotapi.InlineQuery) {
 	}
 	user := userOf(q.From)
 	lang := b.disp.Lang(ctx, adapters.Request{User: user, Locale: q.From.LanguageCode})
-	offers, _ := adapters.InlineOffers(q.Query)
+	offers, _ := InlineOffers(q.Query)
 	results := []any{}
 	for _, o := range offers {
-		btn := tgbotapi.NewInlineKeyboardButtonData(render.T(lang, render.MsgInlineJoinButton), adapters.InlineJoinData)
+		btn := tgbotapi.NewInlineKeyboardButtonData(render.T(lang, render.MsgInlineJoinButton), InlineJoinData)
 		if o.Level != 0 {
 			data := o.StartData(user.ID)
 			if data == "" {
@@ -66,7 +65,7 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *tgbotapi.InlineQuery) {
 			}
 			btn = tgbotapi.NewInlineKeyboardButtonData(render.T(lang, render.MsgInlineStartButton), data)
 		}
-		r := tgbotapi.NewInlineQueryResultArticle(o.ID(), adapters.InlineTitle(lang, o), adapters.InlineIntro(lang, o, user))
+		r := tgbotapi.NewInlineQueryResultArticle(o.ID(), InlineTitle(lang, o), InlineIntro(lang, o, user))
 		kb := tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(btn))
 		r.ReplyMarkup = &kb
 		results = append(results, r)
@@ -98,89 +97,64 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *tgbotapi.InlineQuery) {
 	}
 }
 
-// inlineRequest returns the request of a user acting on inline message id.
-func inlineRequest(id string, from *tgbotapi.User) adapters.Request {
-	return adapters.Request{Chat: adapters.InlineChat(id), User: userOf(from), Locale: from.LanguageCode, Message: id}
+// inlineRequest returns the request of a user acting on inline message
+// id, a chat that is one message (adapters.Request.Alone).
+func (b *Bot) inlineRequest(ctx context.Context, update, id string, from *tgbotapi.User, lend func(func())) adapters.Request {
+	return adapters.Request{
+		Chat: InlineChat(id), User: userOf(from), Locale: from.LanguageCode, Message: id, Alone: true,
+		Update: update, Think: b.think(ctx, 0, lend),
+	}
 }
 
 // onChosen handles a result the user posted (inline feedback): its game
-// starts, or its challenge opens, in the posted message at once.
-func (b *Bot) onChosen(ctx context.Context, c *tgbotapi.ChosenInlineResult) {
+// starts, or its challenge opens, in the posted message at once. A
+// refusal, such as too many games, leaves the message its ▶️ Start,
+// whose tap says why.
+func (b *Bot) onChosen(ctx context.Context, update string, c *tgbotapi.ChosenInlineResult, lend func(func())) handling {
 	if c.From == nil || c.InlineMessageID == "" {
-		return
+		return handling{}
 	}
-	r := b.disp.InlineChosen(ctx, inlineRequest(c.InlineMessageID, c.From), c.ResultID)
-	if r.Game == nil {
-		// A refusal, such as too many games: the message keeps its
-		// ▶️ Start, whose tap says why.
-		if r.Notice != "" {
-			b.log.Info("a chosen inline result was refused", "reason", r.Notice)
-		}
-		return
+	req := b.inlineRequest(ctx, update, c.InlineMessageID, c.From, lend)
+	f := &front{b: b, inline: c.InlineMessageID, lend: lend}
+	o, err := ParseInlineOffer(c.ResultID)
+	if err != nil {
+		b.svc.Refused(Platform, adapters.ReasonBadCallback)
+		b.log.Info("a chosen inline result no offer made", "err", err)
+		return handling{}
 	}
-	if err := b.editInline(ctx, c.InlineMessageID, *r.Game, r.Lang, r.WindowIn(render.TelegramLayout), false); err != nil {
-		b.log.Error("showing a chosen inline game failed", "game", r.Game.ID(), "err", err)
+	if o.Level == 0 {
+		return b.carry(ctx, f, b.disp.Duel(ctx, req, adapters.DuelArgs{Rules: o.Rules, Side: o.Side}, session.User{}))
 	}
+	return b.carry(ctx, f, b.disp.Play(ctx, req, adapters.PlayArgs{Rules: o.Rules, Level: o.Level, Side: o.Side}))
 }
 
-// onInlineTap handles a tap on a button of an inline message: ▶️ Start,
-// 🤝 Join, or a button of the game the message shows. As onTap, it
-// queues at most one edit of the message and answers exactly once.
-func (b *Bot) onInlineTap(ctx context.Context, q *tgbotapi.CallbackQuery) {
+// onInlineTap handles a tap on a button of an inline message: ▶️ Start
+// (only its poster may, and it shows the poster's game there, or starts
+// it when the bot heard nothing of the chosen result), 🤝 Join, or a
+// button of the game the message shows. As onTap, it queues at most one
+// edit of the message and answers exactly once.
+func (b *Bot) onInlineTap(ctx context.Context, update string, q *tgbotapi.CallbackQuery, lend func(func())) handling {
 	id := q.InlineMessageID
-	req := inlineRequest(id, q.From)
-	var r adapters.Reply
+	req := b.inlineRequest(ctx, update, id, q.From, lend)
+	f := &front{b: b, query: q.ID, inline: id, lend: lend}
 	switch {
-	case q.Data == adapters.InlineJoinData:
-		r = b.disp.InlineJoin(ctx, req)
+	case q.Data == InlineJoinData:
+		return b.carry(ctx, f, b.disp.Join(ctx, req))
 	case strings.HasPrefix(q.Data, "I:"):
-		r = b.disp.InlineStart(ctx, req, q.Data)
-	default:
-		r = b.disp.Tap(ctx, req, q.Data)
-	}
-	notice := r.Notice
-	switch {
-	case r.Game != nil && r.Game.Chat() == req.Chat:
-		if r.Game.Message() != id {
-			// A game new to the message, such as its rematch.
-			if err := b.disp.Bind(ctx, r.Game.ID(), id); err != nil {
-				b.log.Error("binding a game to its inline message failed", "game", r.Game.ID(), "err", err)
+		o, owner, err := ParseInlineStart(q.Data)
+		if err != nil || owner != req.User.ID {
+			lang := b.disp.Lang(ctx, req)
+			msg := render.T(lang, render.MsgNotAPlayer)
+			if err != nil {
+				msg = render.T(lang, render.MsgBadCallback)
+				b.svc.Refused(Platform, adapters.ReasonBadCallback)
+			} else {
+				b.svc.Refused(Platform, session.Reason(session.ErrNotAPlayer))
 			}
+			b.answerLogged(ctx, q.ID, msg)
+			return handling{}
 		}
-		if err := b.editInline(ctx, id, *r.Game, r.Lang, r.WindowIn(render.TelegramLayout), false); err != nil {
-			b.log.Error("editing an inline board failed", "game", r.Game.ID(), "err", err)
-		}
-	case notice == "":
-		notice = r.Text
+		return b.carry(ctx, f, b.disp.Play(ctx, req, adapters.PlayArgs{Rules: o.Rules, Level: o.Level, Side: o.Side}))
 	}
-	b.answerLogged(ctx, q.ID, notice)
-}
-
-// editInline edits inline message id to show v, with the keyboard's
-// window at window, through the outbox paced as the message's own chat
-// (inlineKey), waiting for the outcome when wait is true (see
-// editMessage). The board is always text: the emoji board of the whole
-// game, with the window's buttons on larger boards.
-func (b *Bot) editInline(ctx context.Context, id string, v session.View, l render.Lang, window *engine.Point, wait bool) error {
-	c := render.Compose(v, l, render.TelegramLayout, window)
-	e := tgbotapi.EditMessageTextConfig{BaseEdit: tgbotapi.BaseEdit{InlineMessageID: id, ReplyMarkup: inlineKeyboard(c.Keyboard)}, Text: c.Text}
-	k := messageKey{chat: inlineKey(id), inline: id}
-	if wait {
-		return b.outbox.waitKey(ctx, k, "editMessageText", e)
-	}
-	b.outbox.putKey(k, "editMessageText", e, track(ctx))
-	return nil
-}
-
-// expiredInline edits the inline message of a game the sweeper ended.
-func (b *Bot) expiredInline(v session.View) {
-	ctx, cancel := context.WithTimeout(b.work, expireTimeout)
-	defer cancel()
-	r := b.disp.Expired(ctx, v)
-	if r.Game == nil || r.Edit == "" {
-		return
-	}
-	if err := b.editInline(ctx, r.Edit, *r.Game, r.Lang, nil, true); err != nil {
-		b.log.Error("showing an expired inline game failed", "game", v.ID(), "err", err)
-	}
+	return b.carry(ctx, f, b.disp.Tap(ctx, req, q.Data))
 }

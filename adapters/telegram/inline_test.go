@@ -9,7 +9,6 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/engine"
@@ -98,7 +97,7 @@ func TestInlineQueryOffersGames(t *testing.T) {
 	h := newHarness(t, nil)
 	ann := named(9100, "ann", "en")
 	_, a := h.inlineQuery(ann, "")
-	if want := len(adapters.InlineGames()) * 4; len(a.Results) != want || !a.IsPersonal || a.CacheTime <= 0 {
+	if want := len(telegram.InlineGames()) * 4; len(a.Results) != want || !a.IsPersonal || a.CacheTime <= 0 {
 		t.Fatalf("%d results (want %d), personal %v, cache %d", len(a.Results), want, a.IsPersonal, a.CacheTime)
 	}
 	for _, r := range a.Results {
@@ -142,7 +141,7 @@ func TestInlineGameAgainstTheAI(t *testing.T) {
 	id := h.post(q, "a.easy.ttt.first", true)
 	m := h.inlineMessage(id)
 	v := h.game(tgbotapi.Chat{}, m)
-	if v.Chat() != adapters.InlineChat(id) || v.Message() != id || v.Status() != session.Running {
+	if v.Chat() != telegram.InlineChat(id) || v.Message() != id || v.Status() != session.Running {
 		t.Fatalf("game %s in chat %q, message %q, %s", v.ID(), v.Chat(), v.Message(), v.Status())
 	}
 	checkBoardMatches(t, m, v)
@@ -311,10 +310,10 @@ func TestInlineDuel(t *testing.T) {
 	if !strings.Contains(m.Text, "ann") {
 		t.Fatalf("challenge:\n%s", m.Text)
 	}
-	if got := h.inlineTap(ann, id, adapters.InlineJoinData); got != render.T(render.English, render.MsgInlineOwnChallenge) {
+	if got := h.inlineTap(ann, id, telegram.InlineJoinData); got != render.T(render.English, render.MsgInlineOwnChallenge) {
 		t.Fatalf("ann joins her own challenge: %q", got)
 	}
-	u, cb := h.fake.NewInlineTapUpdate(bob, id, adapters.InlineJoinData)
+	u, cb := h.fake.NewInlineTapUpdate(bob, id, telegram.InlineJoinData)
 	uid := h.fake.PushUpdate(u)
 	h.wait("bob's join", func() bool { return h.fake.Answered(cb) })
 	u.UpdateID = uid
@@ -328,7 +327,7 @@ func TestInlineDuel(t *testing.T) {
 	if v.Status() != session.Running || v.MoveNo() != 0 || v.Seat(engine.White).User.ID != itoa64(bob.ID) {
 		t.Fatalf("after bob's join: %s, %d moves, white %+v", v.Status(), v.MoveNo(), v.Seat(engine.White))
 	}
-	live, _ := h.svc.Live(context.Background(), session.Actor{Platform: telegram.Platform, Chat: adapters.InlineChat(id), User: userOf(bob)})
+	live, _ := h.svc.Begin(context.Background(), session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: telegram.InlineChat(id), User: userOf(bob)}}).Live()
 	if len(live) != 1 {
 		t.Fatalf("%d live games after a doubled join", len(live))
 	}
@@ -385,7 +384,7 @@ func TestInlineForgedDataChangesNothing(t *testing.T) {
 		{"someone else's start", "AgAAAInowhere", "I:a.easy.ttt.first:" + itoa64(ann.ID), render.T(render.English, render.MsgNotAPlayer)},
 		{"own start on someone's game", id, "I:a.hard.gomoku.first:" + itoa64(cat.ID), render.T(render.English, render.MsgNotAPlayer)},
 		{"start of a challenge", id, "I:d.ttt.random:" + itoa64(cat.ID), render.T(render.English, render.MsgBadCallback)},
-		{"join with no challenge", id, adapters.InlineJoinData, render.T(render.English, render.MsgBadCallback)},
+		{"join with no challenge", id, telegram.InlineJoinData, render.T(render.English, render.MsgBadCallback)},
 		{"another chat's game", id, "r:" + string(other.ID()), render.T(render.English, render.MsgNotFound)},
 	} {
 		if got := h.inlineTap(cat, tc.msg, tc.data); got != tc.want {
@@ -401,7 +400,7 @@ func TestInlineForgedDataChangesNothing(t *testing.T) {
 			t.Errorf("game %s changed", g.ID())
 		}
 	}
-	live, _ := h.svc.Live(context.Background(), session.Actor{Platform: telegram.Platform, Chat: adapters.InlineChat(id), User: userOf(cat)})
+	live, _ := h.svc.Begin(context.Background(), session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: telegram.InlineChat(id), User: userOf(cat)}}).Live()
 	if len(live) != 0 {
 		t.Errorf("cat plays %d games in ann's message", len(live))
 	}
@@ -434,7 +433,7 @@ func TestInlineExpiryAndRematch(t *testing.T) {
 		t.Fatalf("🔁 answered %q", got)
 	}
 	next := h.game(tgbotapi.Chat{}, h.inlineMessage(id))
-	if next.ID() == v.ID() || next.Message() != id || next.Chat() != adapters.InlineChat(id) || next.Status() != session.Running {
+	if next.ID() == v.ID() || next.Message() != id || next.Chat() != telegram.InlineChat(id) || next.Status() != session.Running {
 		t.Fatalf("rematch %s in %q, message %q, %s", next.ID(), next.Chat(), next.Message(), next.Status())
 	}
 }
@@ -459,7 +458,7 @@ func TestInlineFinishedGameStaysItsPosters(t *testing.T) {
 	if now := h.inlineMessage(id); now.Edits != edits {
 		t.Fatalf("cat's forged start edited ann's message:\n%s", now.Text)
 	}
-	live, _ := h.svc.Live(context.Background(), session.Actor{Platform: telegram.Platform, Chat: adapters.InlineChat(id), User: userOf(cat)})
+	live, _ := h.svc.Begin(context.Background(), session.Request{Actor: session.Actor{Platform: telegram.Platform, Chat: telegram.InlineChat(id), User: userOf(cat)}}).Live()
 	if len(live) != 0 {
 		t.Fatalf("cat plays %d games in ann's message", len(live))
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // logBuffer collects log lines from any goroutine.
@@ -160,14 +160,14 @@ type leakRig struct {
 	fake  *telegramtest.Server
 	logs  logBuffer
 	bot   *telegram.Bot
-	store *storetest.Bolt
+	store *boltstore.Store
 }
 
 func newLeakRig(t *testing.T, cfg telegram.Config) *leakRig {
 	t.Helper()
 	r := &leakRig{fake: telegramtest.NewServer()}
 	t.Cleanup(r.fake.Close)
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

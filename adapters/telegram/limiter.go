@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/boardbot/boardbot/session"
 )
 
 // Rate is a flood-control limit: at most N messages in any span of Per.
@@ -71,8 +69,10 @@ func newLimiter(p Pace) *limiter {
 
 // wait blocks until a message-producing call to chat may be sent, and
 // returns the function to call once its answer (or failure) arrived. It
-// returns ctx's error, holding nothing, when ctx ends first.
-func (l *limiter) wait(ctx context.Context, chat int64) (release func(), err error) {
+// returns ctx's error, holding nothing, when ctx ends first. A wait runs
+// through lend when it is set, so that a call held by flood control
+// lends its update's worker out and holds up no other chat meanwhile.
+func (l *limiter) wait(ctx context.Context, chat int64, lend func(func())) (release func(), err error) {
 	w := &waiter{chat: chat, ready: make(chan struct{})}
 	l.mu.Lock()
 	l.queue = append(l.queue, w)
@@ -87,14 +87,17 @@ func (l *limiter) wait(ctx context.Context, chat int64) (release func(), err err
 		}
 	}
 	if !granted() {
-		// A call held by flood control lends its update worker out
-		// (session.Lend), so that it holds up no other chat meanwhile.
-		session.Lend(ctx, func() {
+		wait := func() {
 			select {
 			case <-w.ready:
 			case <-ctx.Done():
 			}
-		})
+		}
+		if lend != nil {
+			lend(wait)
+		} else {
+			wait()
+		}
 	}
 	if granted() {
 		return func() { l.release(w.slots) }, nil

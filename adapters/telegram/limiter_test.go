@@ -19,13 +19,13 @@ func (l *limiter) queued() int {
 func TestLimiterHoldsASlotUntilTheAnswer(t *testing.T) {
 	l := newLimiter(Pace{Chat: Rate{1, time.Nanosecond}, Group: Rate{N: -1}, Global: Rate{3, time.Hour}})
 	ctx := context.Background()
-	release, err := l.wait(ctx, 1)
+	release, err := l.wait(ctx, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan func(), 1)
 	go func() {
-		r, err := l.wait(ctx, 1)
+		r, err := l.wait(ctx, 1, nil)
 		if err != nil {
 			t.Error(err)
 		}
@@ -43,7 +43,7 @@ func TestLimiterHoldsASlotUntilTheAnswer(t *testing.T) {
 		t.Fatal("a second call went while the first was on its way")
 	}
 	// Another chat is not held up by it.
-	if _, err := l.wait(ctx, 2); err != nil {
+	if _, err := l.wait(ctx, 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	release()
@@ -56,7 +56,7 @@ func TestLimiterHoldsASlotUntilTheAnswer(t *testing.T) {
 		}
 		stop()
 	}()
-	if _, err := l.wait(short, 3); err == nil {
+	if _, err := l.wait(short, 3, nil); err == nil {
 		t.Fatal("the global limit let a third call through")
 	}
 }

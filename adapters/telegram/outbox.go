@@ -6,8 +6,6 @@ import (
 	"sync"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/boardbot/boardbot/session"
 )
 
 // outbox holds the edits of messages waiting for their flood-control
@@ -55,17 +53,12 @@ func newOutbox(b *Bot, ctx context.Context) *outbox {
 	return &outbox{b: b, ctx: ctx, pending: map[messageKey]*outgoing{}, changed: make(chan struct{})}
 }
 
-// put queues an edit of message id of chat, replacing the one of that
-// message still waiting, and returns at once. When done is not nil, it
-// gets the outcome of the edit that carries this one's content or a newer
-// one (nil for "message is not modified"); otherwise a failure is logged.
+// put queues an edit of message k, replacing the one of that message
+// still waiting, and returns at once. When done is not nil, it gets the
+// outcome of the edit that carries this one's content or a newer one
+// (nil for "message is not modified"); otherwise a failure is logged.
 // done must have room for one value.
-func (o *outbox) put(chat int64, id int, method string, c tgbotapi.Chattable, done chan error) {
-	o.putKey(messageKey{chat: chat, id: id}, method, c, done)
-}
-
-// putKey queues an edit of message k, as put.
-func (o *outbox) putKey(k messageKey, method string, c tgbotapi.Chattable, done chan error) {
+func (o *outbox) put(k messageKey, method string, c tgbotapi.Chattable, done chan error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	m, busy := o.pending[k]
@@ -76,28 +69,6 @@ func (o *outbox) putKey(k messageKey, method string, c tgbotapi.Chattable, done 
 	}
 	m.next = &edit{method, c}
 	m.waiting = append(m.waiting, done)
-}
-
-// wait queues an edit like put and waits for its outcome, or for ctx.
-func (o *outbox) wait(ctx context.Context, chat int64, id int, method string, c tgbotapi.Chattable) error {
-	return o.waitKey(ctx, messageKey{chat: chat, id: id}, method, c)
-}
-
-// waitKey queues an edit of message k and waits for it, as wait.
-func (o *outbox) waitKey(ctx context.Context, k messageKey, method string, c tgbotapi.Chattable) error {
-	done := make(chan error, 1)
-	o.putKey(k, method, c, done)
-	var err error
-	// The wait for the edit's turn under flood control lends the update
-	// worker out (session.Lend), so that it holds up no other chat.
-	session.Lend(ctx, func() {
-		select {
-		case err = <-done:
-		case <-ctx.Done():
-			err = ctx.Err()
-		}
-	})
-	return err
 }
 
 // send makes the edits of message k until none is left. Each call takes
@@ -122,7 +93,7 @@ func (o *outbox) send(k messageKey, m *outgoing) {
 		o.mu.Lock()
 		method := m.next.method
 		o.mu.Unlock()
-		err := o.b.call(o.ctx, method, true, o.b.paced(o.ctx, k.chat, take))
+		err := o.b.call(o.ctx, method, true, o.b.paced(o.ctx, k.chat, nil, take))
 		if errors.Is(err, ErrNotModified) {
 			err = nil
 		}
@@ -180,61 +151,4 @@ func (o *outbox) flush(ctx context.Context, chat int64) error {
 			return ctx.Err()
 		}
 	}
-}
-
-// pendingEdits collects the outcomes of the edits one update queued
-// without waiting for them, so that the update leaves the inbox only once
-// they were made: a stop in between replays it.
-type pendingEdits struct {
-	mu   sync.Mutex
-	done []chan error
-}
-
-type pendingEditsKey struct{}
-
-// withPendingEdits returns ctx carrying p, which the edits queued under it
-// without waiting report to.
-func withPendingEdits(ctx context.Context, p *pendingEdits) context.Context {
-	return context.WithValue(ctx, pendingEditsKey{}, p)
-}
-
-// track returns a channel for the outcome of an edit queued under ctx
-// without waiting, or nil when ctx carries no pendingEdits.
-func track(ctx context.Context) chan error {
-	p, _ := ctx.Value(pendingEditsKey{}).(*pendingEdits)
-	if p == nil {
-		return nil
-	}
-	done := make(chan error, 1)
-	p.mu.Lock()
-	p.done = append(p.done, done)
-	p.mu.Unlock()
-	return done
-}
-
-// empty reports whether no edit was tracked.
-func (p *pendingEdits) empty() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.done) == 0
-}
-
-// wait waits for the outcome of every tracked edit, logs the failures,
-// and reports whether each edit was made or failed for good, rather than
-// cut short by the Bot's stop.
-func (p *pendingEdits) wait(b *Bot) bool {
-	p.mu.Lock()
-	done := p.done
-	p.mu.Unlock()
-	final := true
-	for _, d := range done {
-		err := <-d
-		switch {
-		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-			final = false
-		case err != nil:
-			b.log.Error("editing a message failed", "err", err)
-		}
-	}
-	return final
 }

@@ -95,7 +95,7 @@ func (s *replicaSet) start(i int, newPlayer func(engine.Level, *rand.Rand) (engi
 		t.Fatal(err)
 	}
 	r := &tgReplica{url: "http://" + ln.Addr().String(), reclaim: make(chan time.Time), done: make(chan error, 1)}
-	r.svc = session.New(s.cluster.SessionStore(t, "tg/"), &session.Config{
+	r.svc = session.New(s.cluster.Store(t, "tg/"), &session.Config{
 		NewSeed: func() uint64 { return s.seed.Add(1) }, NewPlayer: newPlayer, ThinkTime: 20 * time.Millisecond,
 	})
 	r.bot, err = telegram.New(context.Background(), r.svc, telegram.Config{

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // defaultBackupWriteTimeout is how long a /backup client may take to
@@ -45,7 +45,7 @@ type backupConfig struct {
 // rather than as long as the client takes. One backup runs at a time.
 // It is safe for concurrent use.
 type backupHandler struct {
-	db   *bolt.DB
+	db   *boltstore.Store
 	log  *slog.Logger
 	cfg  backupConfig
 	want [sha256.Size]byte
@@ -54,7 +54,7 @@ type backupHandler struct {
 }
 
 // newBackupHandler returns the /backup handler of db.
-func newBackupHandler(db *bolt.DB, cfg backupConfig, log *slog.Logger) *backupHandler {
+func newBackupHandler(db *boltstore.Store, cfg backupConfig, log *slog.Logger) *backupHandler {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = defaultBackupWriteTimeout
 	}
@@ -145,12 +145,7 @@ func (b *backupHandler) snapshot() (io.ReadCloser, int64, error) {
 		staged.Close()
 		return nil, 0, err
 	}
-	var size int64
-	err = b.db.View(func(tx *bolt.Tx) error {
-		size = tx.Size()
-		_, err := tx.WriteTo(f)
-		return err
-	})
+	size, err := b.db.Backup(f)
 	if err != nil {
 		return fail(fmt.Errorf("backup: copy the database: %w", err))
 	}

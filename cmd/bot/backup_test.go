@@ -21,7 +21,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // testBackupToken is the backup token of the tests.
@@ -52,9 +52,9 @@ func getBackup(t *testing.T, url, auth string) (int, string) {
 
 // openStore opens a store on a temp file, without fsync (these tests
 // check who waits for whom, not durability), and closes it at cleanup.
-func openStore(t *testing.T) *storetest.Bolt {
+func openStore(t *testing.T) *boltstore.Store {
 	t.Helper()
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,14 +89,14 @@ func fill(t *testing.T, db *bolt.DB, key string, n int) {
 
 func TestBackupNeedsTheBearerToken(t *testing.T) {
 	store := openStore(t)
-	m := newMetrics(store.LiveCount)
-	off := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{}, slog.New(slog.DiscardHandler)))
+	m := newMetrics(liveCount(store))
+	off := httptest.NewServer(opsHandler(m, store, store, backupConfig{}, slog.New(slog.DiscardHandler)))
 	defer off.Close()
 	if code, _ := getBackup(t, off.URL+"/backup", "Bearer "+testBackupToken); code != http.StatusForbidden {
 		t.Errorf("/backup without a configured token: %d, want 403", code)
 	}
 	var logs syncBuffer
-	on := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{Token: testBackupToken}, slog.New(slog.NewTextHandler(&logs, nil))))
+	on := httptest.NewServer(opsHandler(m, store, store, backupConfig{Token: testBackupToken}, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer on.Close()
 	for _, auth := range []string{"", "Bearer", "Bearer ", "Bearer wrong-token-0123456789", "Basic " + testBackupToken, "Bearer " + testBackupToken + "x", testBackupToken} {
 		if code, body := getBackup(t, on.URL+"/backup", auth); code != http.StatusUnauthorized || len(body) > 100 {
@@ -153,9 +153,9 @@ func TestOpsListensOnLoopbackAndSaysWhat(t *testing.T) {
 func TestStalledBackupClientDoesNotHoldUpWrites(t *testing.T) {
 	store := openStore(t)
 	fill(t, store.DB(), "a", 24)
-	m := newMetrics(store.LiveCount)
+	m := newMetrics(liveCount(store))
 	svc := session.New(store, &session.Config{Observer: m, NewSeed: func() uint64 { return 1 }})
-	srv := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{Token: testBackupToken}, slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(opsHandler(m, store, store, backupConfig{Token: testBackupToken}, slog.New(slog.DiscardHandler)))
 	defer srv.Close()
 	resp, stalled := stallBackup(t, srv.Listener.Addr().String())
 	defer stalled.Close()
@@ -171,9 +171,9 @@ func TestStalledBackupClientDoesNotHoldUpWrites(t *testing.T) {
 		// transaction left open would hold up.
 		fill(t, store.DB(), "b", 16)
 		ann := session.Actor{Platform: "test", Chat: "c", User: session.User{ID: "1", Name: "ann"}}
-		v, err := svc.Start(ctx, ann, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Side: session.First})
+		v, err := svc.Begin(ctx, session.Request{Actor: ann}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy, Side: session.First})
 		if err == nil {
-			_, err = svc.Place(ctx, ann, session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
+			_, err = svc.Begin(ctx, session.Request{Actor: ann}).Place(session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}})
 		}
 		done <- err
 	}()
@@ -201,7 +201,7 @@ func TestStalledBackupClientIsCutOff(t *testing.T) {
 	fill(t, store.DB(), "a", 24)
 	cut := make(chan struct{})
 	logs := &watchWriter{want: "backup cut off", seen: cut}
-	h := opsHandler(newMetrics(store.LiveCount), store.DB(), backupConfig{Token: testBackupToken, WriteTimeout: time.Millisecond}, slog.New(slog.NewTextHandler(logs, nil)))
+	h := opsHandler(newMetrics(liveCount(store)), store, store, backupConfig{Token: testBackupToken, WriteTimeout: time.Millisecond}, slog.New(slog.NewTextHandler(logs, nil)))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	// The client asks and reads nothing until the server has cut it off;
@@ -305,4 +305,11 @@ func FuzzBearerToken(f *testing.F) {
 			t.Fatalf("%q: token %q does not round-trip: %q", header, tok, again)
 		}
 	})
+}
+
+// liveCount returns the active-games count of a service on store, as
+// run wires it into the metrics.
+func liveCount(store kv.Store) func() (int, error) {
+	svc := session.New(store, nil)
+	return func() (int, error) { return svc.LiveCount(context.Background()) }
 }

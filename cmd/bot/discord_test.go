@@ -67,7 +67,7 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	store, svc, onExpire := r.store, r.svc, r.onExpire
 	var cfg Config
 	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
-	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(store.LiveCount))
+	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(liveCount(store)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +95,11 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	}
 	// The bot binds the board to the game after posting it; bind it here
 	// too (the same message), so that the sweep surely sees it.
-	v, err := svc.Running(ctx, session.Actor{Platform: discord.Platform, Chat: "c", User: session.User{ID: "1"}})
+	v, err := svc.Begin(ctx, session.Request{Actor: session.Actor{Platform: discord.Platform, Chat: "c", User: session.User{ID: "1"}}}).Running()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.BindMessage(ctx, v.ID(), fake.Response(id).Original); err != nil {
+	if err := svc.Bind(ctx, session.Binding{Game: v.ID(), Message: fake.Response(id).Original}); err != nil {
 		t.Fatal(err)
 	}
 	r.advance(session.DefaultIdleAI)

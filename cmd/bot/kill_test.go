@@ -26,7 +26,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 var (
@@ -587,7 +587,7 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 		h.fatalf("bbolt consistency check: %v", err)
 	}
 
-	store, err := storetest.OpenBolt(h.db, nil)
+	store, err := boltstore.Open(h.db, nil)
 	if err != nil {
 		h.fatalf("open the store: %v", err)
 	}
@@ -599,38 +599,35 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 			return nil
 		})
 	})
-	games := map[session.GameID]session.Game{}
-	err = store.View(ctx, func(tx session.Tx) error {
-		want := map[string]*session.Stats{}
-		for _, id := range ids {
-			g, err := tx.Game(id)
-			if err != nil {
-				return fmt.Errorf("game %s: %w", id, err)
-			}
-			if err := replays(g); err != nil {
-				return fmt.Errorf("game %s: %w", id, err)
-			}
-			games[id] = g
-			addResult(want, g)
+	// The killed process wrote its last; a service on the file reads
+	// what it left.
+	svc := session.New(store, nil)
+	games := map[session.GameID]session.View{}
+	want := map[string]*session.Stats{}
+	for _, id := range ids {
+		g, err := svc.Game(ctx, id)
+		if err == nil {
+			err = replays(g)
 		}
-		var dev float64
-		for uid, w := range want {
-			got, err := tx.Stats(telegram.Platform, uid)
-			if err != nil {
-				return err
-			}
-			if got.Results != w.Results || got.Duels != w.Duels {
-				return fmt.Errorf("stats of %s: stored %+v %d duels, the finished games imply %+v %d duels", uid, got.Results, got.Duels, w.Results, w.Duels)
-			}
-			dev += got.Rating - session.InitialRating
+		if err != nil {
+			h.fatalf("store: game %s: %v", id, err)
 		}
-		if math.Abs(dev) > 1e-6 {
-			return fmt.Errorf("duel ratings sum to %v more than the initial ratings: a duel was rated once", dev)
+		games[id] = g
+		addResult(want, g)
+	}
+	var dev float64
+	for uid, w := range want {
+		got, err := svc.Stats(ctx, telegram.Platform, uid)
+		if err != nil {
+			h.fatalf("store: %v", err)
 		}
-		return nil
-	})
-	if err != nil {
-		h.fatalf("store: %v", err)
+		if got.Results != w.Results || got.Duels != w.Duels {
+			h.fatalf("store: stats of %s: stored %+v %d duels, the finished games imply %+v %d duels", uid, got.Results, got.Duels, w.Results, w.Duels)
+		}
+		dev += got.Rating - session.InitialRating
+	}
+	if math.Abs(dev) > 1e-6 {
+		h.fatalf("store: duel ratings sum to %v more than the initial ratings: a duel was rated once", dev)
 	}
 	h.mu.Lock()
 	acks := slices.Clone(h.acks)
@@ -638,8 +635,8 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 	h.mu.Unlock()
 	for _, a := range acks {
 		g, ok := games[a.game]
-		if !ok || len(g.Moves) <= a.moveNo || g.Moves[a.moveNo] != a.cell {
-			h.fatalf("acknowledged move %d at %v of game %s is not stored (stored moves %v)", a.moveNo, a.cell, a.game, g.Moves)
+		if !ok || len(g.Moves()) <= a.moveNo || g.Moves()[a.moveNo] != a.cell {
+			h.fatalf("acknowledged move %d at %v of game %s is not stored (stored moves %v)", a.moveNo, a.cell, a.game, g.Moves())
 		}
 	}
 	for _, d := range boards {
@@ -668,16 +665,16 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 
 // replays checks that the game's moves replay through the engine to its
 // stored status and winner.
-func replays(g session.Game) error {
-	b, err := engine.Replay(g.Rules, g.Moves)
+func replays(g session.View) error {
+	b, err := engine.Replay(g.Rules(), g.Moves())
 	if err != nil {
-		return fmt.Errorf("moves %v do not replay: %w", g.Moves, err)
+		return fmt.Errorf("moves %v do not replay: %w", g.Moves(), err)
 	}
 	o := b.Outcome()
-	switch g.Status {
+	switch g.Status() {
 	case session.Won:
-		if o.Status != engine.Won || o.Winner != g.Winner {
-			return fmt.Errorf("stored won by %v, the board is %v won by %v", g.Winner, o.Status, o.Winner)
+		if o.Status != engine.Won || o.Winner != g.Winner() {
+			return fmt.Errorf("stored won by %v, the board is %v won by %v", g.Winner(), o.Status, o.Winner)
 		}
 	case session.Drawn:
 		if o.Status != engine.Draw {
@@ -685,18 +682,18 @@ func replays(g session.Game) error {
 		}
 	case session.Running, session.Resigned, session.Expired:
 		if o.Status != engine.Ongoing {
-			return fmt.Errorf("stored %s, the board is %v", g.Status, o.Status)
+			return fmt.Errorf("stored %s, the board is %v", g.Status(), o.Status)
 		}
 	}
 	return nil
 }
 
 // addResult adds what a finished game implies to the stats of its people.
-func addResult(want map[string]*session.Stats, g session.Game) {
-	if !g.Status.Played() || !g.Status.Over() || (g.Status == session.Expired && g.Winner == engine.Empty) {
+func addResult(want map[string]*session.Stats, g session.View) {
+	if !g.Status().Played() || !g.Status().Over() || (g.Status() == session.Expired && g.Winner() == engine.Empty) {
 		return
 	}
-	f := max(0, slices.Index(session.Families, g.Rules.Family()))
+	f := max(0, slices.Index(session.Families, g.Rules().Family()))
 	for _, side := range []engine.Stone{engine.Black, engine.White} {
 		seat := g.Seat(side)
 		if seat.IsAI() {
@@ -712,7 +709,7 @@ func addResult(want map[string]*session.Stats, g session.Game) {
 			opp = session.Opponent(o.AI - 1)
 		}
 		t := &st.Results[f][opp]
-		switch g.Winner {
+		switch g.Winner() {
 		case engine.Empty:
 			t.Draws++
 		case side:
@@ -729,25 +726,25 @@ func addResult(want map[string]*session.Stats, g session.Game) {
 // boardMatches checks that a board message's place buttons are the empty
 // cells of the stored game at its move number, and that a finished game
 // has none.
-func boardMatches(g session.Game, places []string) error {
-	if g.Status != session.Running {
+func boardMatches(g session.View, places []string) error {
+	if g.Status() != session.Running {
 		if len(places) > 0 {
-			return fmt.Errorf("game %s is %s, the message still offers %d cells", g.ID, g.Status, len(places))
+			return fmt.Errorf("game %s is %s, the message still offers %d cells", g.ID(), g.Status(), len(places))
 		}
 		return nil
 	}
-	b, err := engine.Replay(g.Rules, g.Moves)
+	b, err := engine.Replay(g.Rules(), g.Moves())
 	if err != nil {
 		return err
 	}
 	var want []string
 	for _, p := range b.LegalMoves() {
-		want = append(want, adapters.EncodeAction(render.Action{Kind: render.Place, Game: g.ID, MoveNo: len(g.Moves), Cell: p}))
+		want = append(want, adapters.EncodeAction(render.Action{Kind: render.Place, Game: g.ID(), MoveNo: len(g.Moves()), Cell: p}))
 	}
 	slices.Sort(want)
 	got := slices.Sorted(slices.Values(places))
 	if !slices.Equal(got, want) {
-		return fmt.Errorf("game %s at move %d: the message offers %v, the stored game %v", g.ID, len(g.Moves), got, want)
+		return fmt.Errorf("game %s at move %d: the message offers %v, the stored game %v", g.ID(), len(g.Moves()), got, want)
 	}
 	return nil
 }

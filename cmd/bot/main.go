@@ -84,8 +84,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// onExpire tells each platform's adapter about games the sweeper
 	// ended. It is filled in below, before the sweeper starts.
 	onExpire := map[session.Platform]func(session.View){}
-	m := newMetrics(store.LiveCount)
-	svc := session.New(store, &session.Config{
+	var svc *session.Service
+	m := newMetrics(func() (int, error) { return svc.LiveCount(context.Background()) })
+	svc = session.New(store, &session.Config{
 		ThinkTime: cfg.AI.ThinkTime, AIWorkers: cfg.AI.Workers, AIQueue: cfg.AI.Queue,
 		Limits: session.Limits{
 			GamesPerUser: cfg.Limits.GamesPerUser, GamesPerChat: cfg.Limits.GamesPerChat,
@@ -104,8 +105,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.file, backupConfig{Token: cfg.Metrics.BackupToken}, log)
-		backup := cfg.Metrics.BackupToken != "" && store.file != nil
+		h := opsHandler(m, store.Store, store.bolt, backupConfig{Token: cfg.Metrics.BackupToken}, log)
+		backup := cfg.Metrics.BackupToken != "" && store.bolt != nil
 		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
 	}
 	if cfg.Discord.Token != "" {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // env returns a getenv over a fixed map.
@@ -97,7 +97,7 @@ func TestRunPlaysInTheTerminal(t *testing.T) {
 
 func TestSecondCopyFailsWithClearMessage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
-	st, err := storetest.OpenBolt(db, nil)
+	st, err := boltstore.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

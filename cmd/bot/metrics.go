@@ -14,10 +14,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // metrics holds the bot's Prometheus metrics. It is the session's
@@ -149,26 +150,22 @@ func (m *metrics) onUnreadable(log *slog.Logger) func(kind, id string) {
 	}
 }
 
-// opsHandler serves /metrics, /healthz (200 while the database answers)
-// and /backup (see backupHandler; off without backup.Token). With no
-// bbolt file (the etcd backend) /healthz asks the store through m's
-// active-games count and there is no /backup: etcd has its own snapshots.
-func opsHandler(m *metrics, db *bolt.DB, backup backupConfig, log *slog.Logger) http.Handler {
+// opsHandler serves /metrics, /healthz (200 while the store answers a
+// read) and, with a bbolt store, /backup (see backupHandler; off without
+// backup.Token). With etcd there is no /backup: etcd has its own
+// snapshots.
+func opsHandler(m *metrics, store kv.Store, file *boltstore.Store, backup backupConfig, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-	healthy := func() error { return db.View(func(*bolt.Tx) error { return nil }) }
-	if db == nil {
-		healthy = func() error { _, err := m.active(); return err }
-	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := healthy(); err != nil {
+		if err := store.View(r.Context(), func(kv.Tx) error { return nil }); err != nil {
 			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	if db != nil {
-		mux.Handle("GET /backup", newBackupHandler(db, backup, log))
+	if file != nil {
+		mux.Handle("GET /backup", newBackupHandler(file, backup, log))
 	}
 	return mux
 }

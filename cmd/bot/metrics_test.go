@@ -16,7 +16,7 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 // get returns the status and body of a GET of url.
@@ -35,29 +35,29 @@ func get(t *testing.T, url string) (int, string) {
 }
 
 func TestOpsEndpoints(t *testing.T) {
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	m := newMetrics(store.LiveCount)
+	m := newMetrics(liveCount(store))
 	svc := session.New(store, &session.Config{Observer: m, NewSeed: func() uint64 { return 1 }})
 	ctx := context.Background()
 	ann := session.Actor{Platform: "test", Chat: "c", User: session.User{ID: "1", Name: "ann"}}
-	v, err := svc.Start(ctx, ann, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: session.First})
+	v, err := svc.Begin(ctx, session.Request{Actor: ann}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Hard, Side: session.First})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Place(ctx, ann, session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}}); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: ann}).Place(session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 1, Y: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Place(ctx, ann, session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}}); !errors.Is(err, session.ErrStale) {
+	if _, err := svc.Begin(ctx, session.Request{Actor: ann}).Place(session.PlaceRequest{Game: v.ID(), MoveNo: 0, Cell: engine.Point{X: 0, Y: 0}}); !errors.Is(err, session.ErrStale) {
 		t.Fatal(err)
 	}
 	m.onUpdate("test")("callback")
 	m.onAPIError("test")(429)
 
-	srv := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{Token: testBackupToken}, slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(opsHandler(m, store, store, backupConfig{Token: testBackupToken}, slog.New(slog.DiscardHandler)))
 	defer srv.Close()
 	code, body := get(t, srv.URL+"/metrics")
 	if code != http.StatusOK {
@@ -92,7 +92,7 @@ func TestOpsEndpoints(t *testing.T) {
 	if err := os.WriteFile(path, []byte(snap), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	copyStore, err := storetest.OpenBolt(path, nil)
+	copyStore, err := boltstore.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

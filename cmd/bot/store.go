@@ -10,20 +10,19 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore"
-	bolt "go.etcd.io/bbolt"
+	"github.com/boardbot/boardbot/session/kv"
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 )
 
-// openedStore is the configured store: the game logic's Store and, by
-// backend, the bbolt file for backups or the etcd store for elections
-// and locks.
+// openedStore is the configured store: the kv.Store the session plays on
+// and, by backend, the bbolt store for backups or the etcd store for
+// elections and locks.
 type openedStore struct {
-	*session.KVStore
-	// file is the bbolt database; nil for etcd.
-	file *bolt.DB
+	kv.Store
+	// bolt is the bbolt store; nil for etcd.
+	bolt *boltstore.Store
 	// etcd is the etcd store; nil for bbolt.
 	etcd *etcdstore.Store
 }
@@ -40,12 +39,7 @@ func openConfigured(cfg *Config) (*openedStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := session.NewStore(db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &openedStore{KVStore: st, file: db.DB()}, nil
+	return &openedStore{Store: db, bolt: db}, nil
 }
 
 // openEtcd connects to the etcd cluster of the configuration.
@@ -67,12 +61,7 @@ func openEtcd(c EtcdConfig) (*openedStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := session.NewStore(es)
-	if err != nil {
-		es.Close()
-		return nil, err
-	}
-	return &openedStore{KVStore: st, etcd: es}, nil
+	return &openedStore{Store: es, etcd: es}, nil
 }
 
 // replicaID names this process among the replicas: host and pid.

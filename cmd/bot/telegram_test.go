@@ -15,7 +15,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
 )
 
 func TestRunServesTelegramWithAToken(t *testing.T) {
@@ -59,7 +59,7 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 	store, svc, onExpire := r.store, r.svc, r.onExpire
 	cfg := defaultConfig()
 	cfg.Telegram.Token, cfg.Telegram.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
-	bot, err := newTelegram(context.Background(), svc, cfg, slog.New(slog.DiscardHandler), newMetrics(store.LiveCount), onExpire, nil)
+	bot, err := newTelegram(context.Background(), svc, cfg, slog.New(slog.DiscardHandler), newMetrics(liveCount(store)), onExpire, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 // whose sweeper reports go to the platform's onExpire entry, as run wires
 // them.
 type expiryRig struct {
-	store    *storetest.Bolt
+	store    *boltstore.Store
 	svc      *session.Service
 	onExpire map[session.Platform]func(session.View)
 	mu       sync.Mutex
@@ -109,7 +109,7 @@ type expiryRig struct {
 
 func newExpiryRig(t *testing.T) *expiryRig {
 	t.Helper()
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

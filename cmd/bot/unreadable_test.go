@@ -14,7 +14,8 @@ import (
 	"github.com/boardbot/boardbot/adapters/console"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
-	"github.com/boardbot/boardbot/session/storetest"
+	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // secretRecord is what the tests leave in place of a record: a newer
@@ -32,14 +33,14 @@ func overwrite(t *testing.T, db *bolt.DB, bucket, key string) {
 }
 
 func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
-	store, err := storetest.OpenBolt(filepath.Join(t.TempDir(), "bot.db"), nil)
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	var logged syncBuffer
-	m := newMetrics(store.LiveCount)
+	m := newMetrics(liveCount(store))
 	svc := session.New(store, &session.Config{
 		Now:          func() time.Time { return now },
 		OnUnreadable: m.onUnreadable(slog.New(slog.NewTextHandler(&logged, nil))),
@@ -48,16 +49,20 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 	actor := func(id string) session.Actor {
 		return session.Actor{Platform: "test", Chat: "c", User: session.User{ID: id, Name: "user" + id}}
 	}
-	bad, err := svc.Challenge(ctx, actor("1"), session.ChallengeRequest{Rules: engine.TicTacToe()})
+	bad, err := svc.Begin(ctx, session.Request{Actor: actor("1")}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	good, err := svc.Challenge(ctx, actor("2"), session.ChallengeRequest{Rules: engine.TicTacToe()})
+	good, err := svc.Begin(ctx, session.Request{Actor: actor("2")}).Challenge(session.ChallengeRequest{Rules: engine.TicTacToe()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = store.Update(ctx, func(tx session.Tx) error {
-		return tx.PutStats("test", "c", session.Stats{User: session.User{ID: "3"}, Rating: session.InitialRating})
+	// A player of the chat's leaderboard, whose stats are then damaged.
+	err = store.Update(ctx, func(tx kv.Tx) error {
+		if err := tx.Put([]byte("stats"), []byte("test\x003"), []byte("{}")); err != nil {
+			return err
+		}
+		return tx.Put([]byte("chatplayers"), []byte("test\x00c\x003"), nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -77,14 +82,14 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 	if v, err := svc.Game(ctx, good.ID()); err != nil || v.Status() != session.Lapsed {
 		t.Fatalf("good challenge: %s, %v", v.Status(), err)
 	}
-	if _, err := svc.Live(ctx, actor("2")); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: actor("2")}).Live(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Top(ctx, "test", "c", session.ByRating, 5); err != nil {
+	if _, err := svc.Begin(ctx, session.Request{Actor: actor("2")}).Leaderboard(session.ByRating); err != nil {
 		t.Fatal(err)
 	}
 
-	srv := httptest.NewServer(opsHandler(m, store.DB(), backupConfig{}, slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(opsHandler(m, store, store, backupConfig{}, slog.New(slog.DiscardHandler)))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/metrics")
 	for _, want := range []string{
@@ -114,12 +119,12 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 // log names the bad record once, without its contents.
 func TestRunSkipsAnUnreadableGameInTheTerminal(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
-	store, err := storetest.OpenBolt(db, nil)
+	store, err := boltstore.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	who := session.Actor{Platform: console.Platform, Chat: "terminal", User: session.User{ID: "local", Name: "ann"}}
-	v, err := session.New(store, nil).Start(context.Background(), who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
+	v, err := session.New(store, nil).Begin(context.Background(), session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -378,3 +378,6 @@ func (t boltTx) NextSequence(bucket []byte) (uint64, error) {
 	}
 	return b.NextSequence()
 }
+
+// Path returns the path of the bbolt file.
+func (s *Store) Path() string { return s.db.Path() }

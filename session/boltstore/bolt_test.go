@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // TestGroupCommitIsolatesFailures runs many concurrent Updates, some of
@@ -21,10 +21,7 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	st, err := session.NewStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := db
 	ctx := context.Background()
 	errOdd := errors.New("odd")
 	const n = 200
@@ -34,8 +31,8 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = st.Update(ctx, func(tx session.Tx) error {
-				if err := tx.PutUserSettings("test", fmt.Sprint(i), session.UserSettings{Lang: "en"}); err != nil {
+			errs[i] = st.Update(ctx, func(tx kv.Tx) error {
+				if err := tx.Put([]byte("s"), []byte(fmt.Sprint(i)), []byte("en")); err != nil {
 					return err
 				}
 				switch i % 4 {
@@ -50,26 +47,26 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		var us session.UserSettings
-		if verr := st.View(ctx, func(tx session.Tx) error {
-			var err error
-			us, err = tx.UserSettings("test", fmt.Sprint(i))
+		var lang string
+		if verr := st.View(ctx, func(tx kv.Tx) error {
+			v, err := tx.Get([]byte("s"), []byte(fmt.Sprint(i)))
+			lang = string(v)
 			return err
 		}); verr != nil {
 			t.Fatal(verr)
 		}
 		switch i % 4 {
 		case 1:
-			if !errors.Is(err, errOdd) || us.Lang != "" {
-				t.Errorf("call %d: %v, stored %q; want its error and nothing stored", i, err, us.Lang)
+			if !errors.Is(err, errOdd) || lang != "" {
+				t.Errorf("call %d: %v, stored %q; want its error and nothing stored", i, err, lang)
 			}
 		case 3:
-			if err == nil || us.Lang != "" {
-				t.Errorf("call %d panicked: %v, stored %q", i, err, us.Lang)
+			if err == nil || lang != "" {
+				t.Errorf("call %d panicked: %v, stored %q", i, err, lang)
 			}
 		default:
-			if err != nil || us.Lang != "en" {
-				t.Errorf("call %d: %v, stored %q", i, err, us.Lang)
+			if err != nil || lang != "en" {
+				t.Errorf("call %d: %v, stored %q", i, err, lang)
 			}
 		}
 	}

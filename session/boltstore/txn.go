@@ -125,6 +125,15 @@ func (t *txn) GetAll(keys []kv.Key) ([][]byte, error) {
 	return vs, nil
 }
 
+// AssumeAbsent records key as read and absent, unless t read it or
+// wrote it already; Commit checks it as any read.
+func (t *txn) AssumeAbsent(bucket, key []byte) {
+	bk := bkey{string(bucket), string(key)}
+	if _, ok := t.known(bk); !ok {
+		t.reads[bk] = nil
+	}
+}
+
 func (t *txn) Put(bucket, key, value []byte) error {
 	if t.committed {
 		return errCommitted

@@ -18,6 +18,7 @@ import (
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore"
 	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
+	"github.com/boardbot/boardbot/session/kv"
 )
 
 // benchChats is how many chats tap at once.
@@ -35,32 +36,24 @@ func BenchmarkTaps(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer db.Close()
-		st, err := session.NewStore(db)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tapBench(b, []session.Store{st}, nil)
+		tapBench(b, []kv.Store{db}, nil)
 	})
 	c := etcdtest.Start(b, 3)
 	for n := 1; n <= 3; n++ {
 		b.Run(fmt.Sprintf("etcd-%d-replicas", n), func(b *testing.B) {
 			prefix := "bench" + strconv.Itoa(n) + "/"
-			var stores []session.Store
+			var stores []kv.Store
 			var kvs []*etcdstore.Store
 			for range n {
 				k := c.Store(b, prefix)
-				st, err := session.NewStore(k)
-				if err != nil {
-					b.Fatal(err)
-				}
-				stores, kvs = append(stores, st), append(kvs, k)
+				stores, kvs = append(stores, k), append(kvs, k)
 			}
 			tapBench(b, stores, kvs)
 		})
 	}
 }
 
-func tapBench(b *testing.B, stores []session.Store, kvs []*etcdstore.Store) {
+func tapBench(b *testing.B, stores []kv.Store, kvs []*etcdstore.Store) {
 	var seed atomic.Uint64
 	svcs := make([]*session.Service, len(stores))
 	for i, st := range stores {
@@ -85,7 +78,7 @@ func tapBench(b *testing.B, stores []session.Store, kvs []*etcdstore.Store) {
 			for next.Add(1) <= int64(b.N) {
 				if v.ID() == "" || v.Status().Over() {
 					var err error
-					v, err = svcs[rng.IntN(len(svcs))].Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Medium})
+					v, err = svcs[rng.IntN(len(svcs))].Begin(ctx, session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Medium})
 					if err != nil && !errors.Is(err, session.ErrAlreadyPlaying) {
 						b.Error(err)
 						return
@@ -101,7 +94,7 @@ func tapBench(b *testing.B, stores []session.Store, kvs []*etcdstore.Store) {
 					}
 				}
 				t0 := time.Now()
-				nv, err := svcs[rng.IntN(len(svcs))].Place(ctx, who, session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: empty[rng.IntN(len(empty))]})
+				nv, err := svcs[rng.IntN(len(svcs))].Begin(ctx, session.Request{Actor: who}).Place(session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: empty[rng.IntN(len(empty))]})
 				mine = append(mine, time.Since(t0))
 				if err != nil {
 					stale.Add(1)

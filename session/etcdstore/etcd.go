@@ -538,6 +538,15 @@ func (t *tx) found(k string, p *mvccpb.KeyValue) {
 	t.reads[k], t.vals[k] = p.ModRevision, nonNil(p.Value)
 }
 
+// AssumeAbsent records key as read and absent (mod revision 0), unless
+// t read it or wrote it already; Commit compares it as any read.
+func (t *tx) AssumeAbsent(bucket, key []byte) {
+	k := t.s.bucketKey(bucket, key)
+	if _, ok := t.known(k); !ok {
+		t.found(k, nil)
+	}
+}
+
 func (t *tx) Get(bucket, key []byte) ([]byte, error) {
 	if t.done {
 		return nil, errCommitted

@@ -96,6 +96,13 @@ type Tx interface {
 // commit. A Txn is for one goroutine.
 type Txn interface {
 	Tx
+	// AssumeAbsent records, without reading it, that key is absent from
+	// bucket, as if a read had found nothing: Commit fails with
+	// ErrConflict when the key exists then. It is for a change that is
+	// almost always made on keys that do not exist yet, to commit it
+	// without a round trip to read them. A read of the key afterwards
+	// returns nil.
+	AssumeAbsent(bucket, key []byte)
 	// Commit applies the Txn's writes, all together, if every key it read
 	// still holds what the read returned and no key appeared in or left a
 	// range it scanned; otherwise it writes nothing and returns an error

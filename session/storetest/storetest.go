@@ -44,6 +44,7 @@ func Run(t *testing.T, open Open) {
 		{"TxnConflicts", testTxnConflicts},
 		{"TxnIdleAndReadOnly", testTxnIdle},
 		{"TxnSequencesAreUnique", testTxnSequence},
+		{"TxnAssumeAbsent", testTxnAssumeAbsent},
 		{"GetAll", testGetAll},
 		{"Watch", testWatch},
 		{"GamesOnTwoHandles", testGames},
@@ -395,7 +396,7 @@ func testSequence(t *testing.T, a, b kv.Store) {
 // handle, tapping the same games from both: every game's record agrees
 // with the moves accepted, and the finished games are counted once.
 func testGames(t *testing.T, a, b kv.Store) {
-	sa, sb := sessionStore(t, a), sessionStore(t, b)
+	sa, sb := a, b
 	clock := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	var seed atomic.Uint64
 	cfg := func() *session.Config {
@@ -412,7 +413,7 @@ func testGames(t *testing.T, a, b kv.Store) {
 		go func() {
 			defer wg.Done()
 			who := session.Actor{Platform: "test", Chat: strconv.Itoa(c), User: session.User{ID: strconv.Itoa(c), Name: "p"}}
-			v, err := svcs[c%2].Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
+			v, err := svcs[c%2].Begin(ctx, session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
 			if err != nil {
 				t.Error(err)
 				return
@@ -422,7 +423,7 @@ func testGames(t *testing.T, a, b kv.Store) {
 				// ones are accepted.
 				for p := range 9 {
 					req := session.PlaceRequest{Game: v.ID(), MoveNo: v.MoveNo(), Cell: engine.Point{X: p % 3, Y: p / 3}}
-					nv, err := svcs[(c+i+p)%2].Place(ctx, who, req)
+					nv, err := svcs[(c+i+p)%2].Begin(ctx, session.Request{Actor: who}).Place(req)
 					if err == nil {
 						accepted.Add(1)
 						v = nv
@@ -449,7 +450,7 @@ func testGames(t *testing.T, a, b kv.Store) {
 		if played != finished[c] {
 			t.Errorf("chat %d: stats count %d games, want %d", c, played, finished[c])
 		}
-		last, err := svcs[0].Last(ctx, session.Actor{Platform: "test", Chat: strconv.Itoa(c), User: session.User{ID: strconv.Itoa(c)}})
+		last, err := svcs[0].Begin(ctx, session.Request{Actor: session.Actor{Platform: "test", Chat: strconv.Itoa(c), User: session.User{ID: strconv.Itoa(c)}}}).Last()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +469,7 @@ func testGames(t *testing.T, a, b kv.Store) {
 // testUpdateOnce handles one platform update on two handles at once:
 // only one handling takes effect.
 func testUpdateOnce(t *testing.T, a, b kv.Store) {
-	sa, sb := sessionStore(t, a), sessionStore(t, b)
+	sa, sb := a, b
 	var seed atomic.Uint64
 	cfg := &session.Config{NewSeed: func() uint64 { return seed.Add(1) }}
 	svcs := []*session.Service{session.New(sa, cfg), session.New(sb, cfg)}
@@ -481,8 +482,7 @@ func testUpdateOnce(t *testing.T, a, b kv.Store) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ctx := session.WithUpdate(context.Background(), "test", id)
-				_, err := svcs[i%2].Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
+				_, err := svcs[i%2].Begin(context.Background(), session.Request{Actor: who, Update: id}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
 				switch {
 				case err == nil:
 					ok.Add(1)
@@ -498,22 +498,12 @@ func testUpdateOnce(t *testing.T, a, b kv.Store) {
 	}
 }
 
-// sessionStore returns the game logic's Store on k.
-func sessionStore(t *testing.T, k kv.Store) *session.KVStore {
-	t.Helper()
-	st, err := session.NewStore(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 // testHistory finishes games in two chats, from both handles: History
 // lists the latest ten of a user, in a chat or across chats, latest
 // first, and ForgetGames deletes the games older than the keep time with
 // their history entries.
 func testHistory(t *testing.T, a, b kv.Store) {
-	sa, sb := sessionStore(t, a), sessionStore(t, b)
+	sa, sb := a, b
 	var ticks atomic.Int64
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	now := func() time.Time { return start.Add(time.Duration(ticks.Load()) * time.Minute) }
@@ -529,11 +519,11 @@ func testHistory(t *testing.T, a, b kv.Store) {
 	finish := func(i int, who session.Actor) session.GameID {
 		t.Helper()
 		ticks.Add(1)
-		v, err := svcs[i%2].Start(ctx, who, session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
+		v, err := svcs[i%2].Begin(ctx, session.Request{Actor: who}).Start(session.StartRequest{Rules: engine.TicTacToe(), Level: engine.Easy})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svcs[(i+1)%2].Resign(ctx, who, v.ID()); err != nil {
+		if _, err := svcs[(i+1)%2].Begin(ctx, session.Request{Actor: who}).Resign(v.ID()); err != nil {
 			t.Fatal(err)
 		}
 		return v.ID()
@@ -554,7 +544,7 @@ func testHistory(t *testing.T, a, b kv.Store) {
 	}
 	ids := func(svc *session.Service, who session.Actor, across bool) []session.GameID {
 		t.Helper()
-		vs, err := svc.History(ctx, who, across)
+		vs, err := svc.Begin(ctx, session.Request{Actor: who}).History(across)
 		if err != nil {
 			t.Fatal(err)
 		}

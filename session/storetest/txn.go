@@ -588,3 +588,61 @@ func closed(t *testing.T, ch <-chan kv.Change) {
 		}
 	}
 }
+
+// testTxnAssumeAbsent checks AssumeAbsent: a Txn that assumes keys absent
+// commits when they are, and gets ErrConflict, writing nothing, when the
+// other handle created one meanwhile; the assumption is a read (nil), and
+// a key the Txn read already or wrote keeps what it holds.
+func testTxnAssumeAbsent(t *testing.T, a, b kv.Store) {
+	ctx := context.Background()
+	tx := a.Begin(ctx)
+	tx.AssumeAbsent(bucketA, []byte("x"))
+	tx.AssumeAbsent(bucketA, []byte("y"))
+	if v, err := tx.Get(bucketA, []byte("x")); err != nil || v != nil {
+		t.Fatalf("an assumed key reads %q, %v", v, err)
+	}
+	if err := tx.Put(bucketA, []byte("x"), []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	tx.AssumeAbsent(bucketA, []byte("x")) // written: stays written
+	if v, err := tx.Get(bucketA, []byte("x")); err != nil || string(v) != "1" {
+		t.Fatalf("a written key, assumed absent after, reads %q, %v", v, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("commit with the keys absent: %v", err)
+	}
+	if got := get(t, b, bucketA, "x"); string(got) != "1" {
+		t.Fatalf("x on the other handle: %q", got)
+	}
+
+	// y appears on the other handle between the assumption and the
+	// commit: nothing is written.
+	tx = a.Begin(ctx)
+	tx.AssumeAbsent(bucketA, []byte("y"))
+	if err := tx.Put(bucketA, []byte("z"), []byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	put(t, b, bucketA, "y", "3")
+	if err := tx.Commit(ctx); !errors.Is(err, kv.ErrConflict) {
+		t.Fatalf("commit with an assumed key present: %v, want ErrConflict", err)
+	}
+	if got := get(t, a, bucketA, "z"); got != nil {
+		t.Fatalf("a conflicted commit wrote z = %q", got)
+	}
+
+	// A key read present and then assumed absent keeps what was read.
+	tx = a.Begin(ctx)
+	if v, err := tx.Get(bucketA, []byte("y")); err != nil || string(v) != "3" {
+		t.Fatalf("y reads %q, %v", v, err)
+	}
+	tx.AssumeAbsent(bucketA, []byte("y"))
+	if v, err := tx.Get(bucketA, []byte("y")); err != nil || string(v) != "3" {
+		t.Fatalf("y read, then assumed absent, reads %q, %v", v, err)
+	}
+	if err := tx.Put(bucketA, []byte("w"), []byte("4")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("commit after y was read present: %v", err)
+	}
+}

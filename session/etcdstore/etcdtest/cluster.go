@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/etcdstore"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
@@ -236,16 +235,6 @@ func (c *Cluster) Client(t testing.TB, opts ...grpc.DialOption) *clientv3.Client
 func (c *Cluster) Store(t testing.TB, prefix string, opts ...grpc.DialOption) *etcdstore.Store {
 	t.Helper()
 	st, err := etcdstore.Open(etcdstore.Options{Client: c.Client(t, opts...), Prefix: prefix, RequestTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// SessionStore returns the game logic's Store on c.Store.
-func (c *Cluster) SessionStore(t testing.TB, prefix string) *session.KVStore {
-	t.Helper()
-	st, err := session.NewStore(c.Store(t, prefix))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,9 @@ package session
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -23,8 +23,7 @@ var (
 	bucketChatSettings = []byte("chatsettings") // platform, chat → settingsRecord
 	bucketUserSettings = []byte("usersettings") // platform, user → settingsRecord
 	bucketUserLive     = []byte("userlive")     // platform, user, id → id of an open or running game the user plays
-	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → the update, received but not handled
-	bucketInboxClaims  = []byte("inboxclaims")  // platform, update id (8 bytes) → holder (8 bytes), time kept (timeKey)
+	bucketInbox        = []byte("inbox")        // platform, update id (8 bytes) → inboxRecord: its claim and the update, received but not handled
 	bucketUpdates      = []byte("updates")      // platform, update id → updateRecord of a handled update
 	bucketUpdateTimes  = []byte("updatetimes")  // time marked, platform, update id → nothing
 	bucketFocus        = []byte("focus")        // platform, chat, user → id of the game the user last saw or touched
@@ -35,67 +34,25 @@ var (
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
 		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
-		bucketInboxClaims, bucketHistory, bucketChatHistory, bucketEnded,
+		bucketHistory, bucketChatHistory, bucketEnded,
 	}
 )
 
-// KVStore is the Store of the game logic on a kv.Store: it lays games,
-// their indexes, stats and settings out in the kv store's buckets.
-type KVStore struct{ kv kv.Store }
+// layout is the game layout on a kv transaction: games, their indexes,
+// stats, settings, update marks and the inbox, in the buckets above. It
+// is the one place that knows the keys and records.
+type layout struct{ tx kv.Tx }
 
-// NewStore returns the Store on k; closing it closes k. When k keeps
-// buckets that must exist before they are read by tools outside the
-// store (bbolt's), NewStore creates them.
-func NewStore(k kv.Store) (*KVStore, error) {
-	if c, ok := k.(interface{ CreateBuckets(names ...[]byte) error }); ok {
-		if err := c.CreateBuckets(allBuckets...); err != nil {
-			return nil, fmt.Errorf("session: create buckets: %w", err)
-		}
-	}
-	return &KVStore{kv: k}, nil
+// DueGame is an entry of the deadline index: a live game and the deadline
+// it is indexed under.
+type DueGame struct {
+	ID       GameID
+	Deadline time.Time
 }
 
-// KV returns the kv.Store under s.
-func (s *KVStore) KV() kv.Store { return s.kv }
-
-// View runs fn in a read-only transaction.
-func (s *KVStore) View(ctx context.Context, fn func(Tx) error) error {
-	return s.kv.View(ctx, func(tx kv.Tx) error { return fn(kvTx{tx}) })
-}
-
-// Update runs fn in a read-write transaction; fn may run more than once.
-func (s *KVStore) Update(ctx context.Context, fn func(Tx) error) error {
-	return s.kv.Update(ctx, func(tx kv.Tx) error { return fn(kvTx{tx}) })
-}
-
-// MaxOps returns how many keys one transaction of the kv store may read
-// and write, or 0 for no limit.
-func (s *KVStore) MaxOps() int {
-	if m, ok := s.kv.(interface{ MaxOps() int }); ok {
-		return m.MaxOps()
-	}
-	return 0
-}
-
-// Close closes the kv store.
-func (s *KVStore) Close() error { return s.kv.Close() }
-
-// LiveCount returns how many open challenges and running games the store
-// holds, for metrics.
-func (s *KVStore) LiveCount() (int, error) {
-	n := 0
-	err := s.kv.View(context.Background(), func(tx kv.Tx) error {
-		var err error
-		n, err = tx.Count(bucketLive)
-		return err
-	})
-	return n, err
-}
-
-// kvTx implements Tx on a kv transaction.
-type kvTx struct{ tx kv.Tx }
-
-func (t kvTx) Game(id GameID) (Game, error) {
+// Game returns the game with the id, or ErrNotFound, or an error
+// wrapping ErrSchema and naming the id when its record is unreadable.
+func (t layout) Game(id GameID) (Game, error) {
 	data, err := t.tx.Get(bucketGames, []byte(id))
 	if err != nil {
 		return Game{}, fmt.Errorf("session: game %q: %w", id, err)
@@ -110,7 +67,11 @@ func (t kvTx) Game(id GameID) (Game, error) {
 	return g, nil
 }
 
-func (t kvTx) PutGame(g Game) error {
+// PutGame stores g. When g.Version is above 1 the stored game must
+// have version g.Version-1, else PutGame returns ErrConflict. It keeps
+// the indexes (running AI games, live games of a chat, deadlines, last
+// finished game of a user) in step with g.
+func (t layout) PutGame(g Game) error {
 	var old *Game
 	data, err := t.tx.Get(bucketGames, []byte(g.ID))
 	if err != nil {
@@ -139,23 +100,38 @@ func (t kvTx) PutGame(g Game) error {
 	return nil
 }
 
+// gameIndexes are the indexes of live games: their bucket, the keys a
+// game has in it, and whether a key may name another game (a user's
+// running game against the AI in a chat: a new game takes the key from
+// an idle one awaiting expiry); the keys of the others hold the game's
+// own id.
+var gameIndexes = []struct {
+	bucket []byte
+	keys   func(*Game) [][]byte
+	shared bool
+}{
+	{bucketRunning, runningKeys, true},
+	{bucketLive, liveKeys, false},
+	{bucketUserLive, userLiveKeys, false},
+	{bucketDeadlines, deadlineKeys, false},
+}
+
 // index keeps the indexes in step when a game goes from old (nil when new)
-// to g: it deletes old's keys and puts g's.
-func (t kvTx) index(old, g *Game) error {
-	indexes := []struct {
-		bucket []byte
-		keys   func(*Game) [][]byte
-	}{
-		{bucketRunning, runningKeys},
-		{bucketLive, liveKeys},
-		{bucketUserLive, userLiveKeys},
-		{bucketDeadlines, deadlineKeys},
-	}
-	for _, ix := range indexes {
+// to g: it deletes the keys old had and g has not, and puts those g has
+// and old had not; a key both have is left alone. A shared key is
+// deleted only while it still names the game.
+func (t layout) index(old, g *Game) error {
+	for _, ix := range gameIndexes {
+		var was [][]byte
 		if old != nil {
-			for _, k := range ix.keys(old) {
-				// Another game may have taken the key since (a new game
-				// against the AI while an idle one awaited expiry).
+			was = ix.keys(old)
+		}
+		now := ix.keys(g)
+		for _, k := range was {
+			if slices.ContainsFunc(now, func(n []byte) bool { return bytes.Equal(n, k) }) {
+				continue
+			}
+			if ix.shared {
 				v, err := t.tx.Get(ix.bucket, k)
 				if err != nil {
 					return err
@@ -163,12 +139,15 @@ func (t kvTx) index(old, g *Game) error {
 				if !bytes.Equal(v, []byte(old.ID)) {
 					continue
 				}
-				if err := t.tx.Delete(ix.bucket, k); err != nil {
-					return err
-				}
+			}
+			if err := t.tx.Delete(ix.bucket, k); err != nil {
+				return err
 			}
 		}
-		for _, k := range ix.keys(g) {
+		for _, k := range now {
+			if slices.ContainsFunc(was, func(w []byte) bool { return bytes.Equal(w, k) }) {
+				continue
+			}
 			if err := t.tx.Put(ix.bucket, k, []byte(g.ID)); err != nil {
 				return err
 			}
@@ -252,7 +231,7 @@ func runningKeys(g *Game) [][]byte {
 
 // getID returns the game id stored under key in bucket, or ErrNotFound
 // wrapped with what.
-func (t kvTx) getID(bucket, key []byte, what string) (GameID, error) {
+func (t layout) getID(bucket, key []byte, what string) (GameID, error) {
 	id, err := t.tx.Get(bucket, key)
 	if err != nil {
 		return "", fmt.Errorf("session: %s: %w", what, err)
@@ -265,7 +244,7 @@ func (t kvTx) getID(bucket, key []byte, what string) (GameID, error) {
 
 // scanPrefix calls fn with the keys of bucket that start with prefix, in
 // order, until fn returns false.
-func (t kvTx) scanPrefix(bucket, prefix []byte, fn func(k, v []byte) bool) error {
+func (t layout) scanPrefix(bucket, prefix []byte, fn func(k, v []byte) bool) error {
 	return t.tx.Scan(bucket, prefix, prefixEnd(prefix), fn)
 }
 
@@ -282,7 +261,8 @@ func prefixEnd(p []byte) []byte {
 	return nil
 }
 
-func (t kvTx) NewGameID() (GameID, error) {
+// NewGameID returns an id no game has had.
+func (t layout) NewGameID() (GameID, error) {
 	n, err := t.tx.NextSequence(bucketGames)
 	if err != nil {
 		return "", fmt.Errorf("session: new game id: %w", err)
@@ -290,11 +270,15 @@ func (t kvTx) NewGameID() (GameID, error) {
 	return GameID(strconv.FormatUint(n, 36)), nil
 }
 
-func (t kvTx) RunningGame(p Platform, chat, userID string) (GameID, error) {
+// RunningGame returns the id of the user's running game against the AI
+// in the chat, or ErrNotFound.
+func (t layout) RunningGame(p Platform, chat, userID string) (GameID, error) {
 	return t.getID(bucketRunning, userKey(p, chat, userID), fmt.Sprintf("running game of %q in %s chat %q", userID, p, chat))
 }
 
-func (t kvTx) LiveGames(p Platform, chat string) ([]GameID, error) {
+// LiveGames returns the ids of the chat's open challenges and running
+// games, oldest first.
+func (t layout) LiveGames(p Platform, chat string) ([]GameID, error) {
 	prefix := []byte(string(p) + "\x00" + chat + "\x00")
 	var ids []GameID
 	err := t.scanPrefix(bucketLive, prefix, func(k, v []byte) bool {
@@ -308,7 +292,9 @@ func (t kvTx) LiveGames(p Platform, chat string) ([]GameID, error) {
 	return ids, err
 }
 
-func (t kvTx) UserLiveGames(p Platform, userID string) ([]GameID, error) {
+// UserLiveGames returns the ids of the open challenges and running
+// games the user plays in any chat of the platform.
+func (t layout) UserLiveGames(p Platform, userID string) ([]GameID, error) {
 	prefix := []byte(string(p) + "\x00" + userID + "\x00")
 	var ids []GameID
 	err := t.scanPrefix(bucketUserLive, prefix, func(k, v []byte) bool {
@@ -328,36 +314,56 @@ func inboxKey(p Platform, id int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(string(p)+"\x00"), uint64(id)^(1<<63))
 }
 
-func (t kvTx) PutInbox(p Platform, it InboxItem) error {
-	return t.tx.Put(bucketInbox, inboxKey(p, it.ID), it.Data)
+// An inbox record is inboxSchema, the claim on the update (the holder,
+// 8 bytes, and the time it was kept, timeKey) and the update's bytes. A
+// record of an earlier release is the update's bytes alone, unclaimed.
+const (
+	inboxSchema = 1
+	inboxHeader = 1 + 8 + 8
+)
+
+// PutInbox keeps an update of platform p received but not handled,
+// claimed by process holder at time at: another process sharing the
+// store leaves it to holder for a while (ClaimTTL).
+func (t layout) PutInbox(p Platform, it InboxItem, holder uint64, at time.Time) error {
+	rec := make([]byte, 0, inboxHeader+len(it.Data))
+	rec = append(rec, inboxSchema)
+	rec = binary.BigEndian.AppendUint64(rec, holder)
+	rec = append(append(rec, timeKey(at)...), it.Data...)
+	return t.tx.Put(bucketInbox, inboxKey(p, it.ID), rec)
 }
 
-func (t kvTx) DeleteInbox(p Platform, id int64) error {
-	if err := t.tx.Delete(bucketInboxClaims, inboxKey(p, id)); err != nil {
-		return err
-	}
+// DeleteInbox removes update id of platform p; a missing one is no error.
+func (t layout) DeleteInbox(p Platform, id int64) error {
 	return t.tx.Delete(bucketInbox, inboxKey(p, id))
 }
 
-func (t kvTx) ClaimInbox(p Platform, id int64, holder uint64, at time.Time) error {
-	return t.tx.Put(bucketInboxClaims, inboxKey(p, id), append(binary.BigEndian.AppendUint64(nil, holder), timeKey(at)...))
-}
-
-func (t kvTx) InboxClaim(p Platform, id int64) (uint64, time.Time, bool, error) {
-	data, err := t.tx.Get(bucketInboxClaims, inboxKey(p, id))
-	if err != nil || len(data) < 16 {
+// InboxClaim returns the holder and time of the claim on update id of
+// platform p, and whether there is one.
+func (t layout) InboxClaim(p Platform, id int64) (uint64, time.Time, bool, error) {
+	rec, err := t.tx.Get(bucketInbox, inboxKey(p, id))
+	if err != nil || len(rec) < inboxHeader || rec[0] != inboxSchema {
 		return 0, time.Time{}, false, err
 	}
-	return binary.BigEndian.Uint64(data), time.Unix(0, int64(binary.BigEndian.Uint64(data[8:]))), true, nil
+	return binary.BigEndian.Uint64(rec[1:]), time.Unix(0, int64(binary.BigEndian.Uint64(rec[9:]))), true, nil
 }
 
-func (t kvTx) Inbox(p Platform) ([]InboxItem, error) {
+// inboxData returns the update's bytes of an inbox record.
+func inboxData(rec []byte) []byte {
+	if len(rec) >= inboxHeader && rec[0] == inboxSchema {
+		return rec[inboxHeader:]
+	}
+	return rec
+}
+
+// Inbox returns the kept updates of platform p, lowest id first.
+func (t layout) Inbox(p Platform) ([]InboxItem, error) {
 	prefix := []byte(string(p) + "\x00")
 	var items []InboxItem
 	err := t.scanPrefix(bucketInbox, prefix, func(k, v []byte) bool {
 		if len(k) == len(prefix)+8 {
 			id := int64(binary.BigEndian.Uint64(k[len(prefix):]) ^ (1 << 63))
-			items = append(items, InboxItem{ID: id, Data: bytes.Clone(v)})
+			items = append(items, InboxItem{ID: id, Data: bytes.Clone(inboxData(v))})
 		}
 		return true
 	})
@@ -373,7 +379,9 @@ func updateMarkKey(p Platform, id string) []byte {
 // and the game id.
 const updateMarkHeader = 16
 
-func (t kvTx) UpdateMark(p Platform, id string) (UpdateMark, bool, error) {
+// UpdateMark returns the mark of update id of platform p, and whether
+// there is one.
+func (t layout) UpdateMark(p Platform, id string) (UpdateMark, bool, error) {
 	data, err := t.tx.Get(bucketUpdates, updateMarkKey(p, id))
 	if err != nil || data == nil {
 		return UpdateMark{}, false, err
@@ -388,7 +396,9 @@ func (t kvTx) UpdateMark(p Platform, id string) (UpdateMark, bool, error) {
 	}, true, nil
 }
 
-func (t kvTx) PutUpdateMark(p Platform, id string, m UpdateMark) error {
+// PutUpdateMark records that update id of platform p was handled,
+// replacing its mark if it has one.
+func (t layout) PutUpdateMark(p Platform, id string, m UpdateMark) error {
 	key := updateMarkKey(p, id)
 	old, err := t.tx.Get(bucketUpdates, key)
 	if err != nil {
@@ -411,7 +421,38 @@ func (t kvTx) PutUpdateMark(p Platform, id string, m UpdateMark) error {
 	return nil
 }
 
-func (t kvTx) ForgetUpdateMarks(before time.Time, limit int) (int, error) {
+// markHandled records that update id of platform p was handled at at,
+// replacing its mark without reading it. The time entry of the mark it
+// replaces, if any, stays behind, and ForgetUpdateMarks drops it alone.
+func (t layout) markHandled(p Platform, id string, at time.Time) error {
+	key := updateMarkKey(p, id)
+	data := append(binary.BigEndian.AppendUint64(nil, 0), timeKey(at)...)
+	if err := t.tx.Put(bucketUpdates, key, data); err != nil {
+		return fmt.Errorf("session: mark %s update %s handled: %w", p, id, err)
+	}
+	if err := t.tx.Put(bucketUpdateTimes, append(timeKey(at), key...), nil); err != nil {
+		return fmt.Errorf("session: mark %s update %s handled: %w", p, id, err)
+	}
+	return nil
+}
+
+// fetchChunk is how many keys fetch reads in one request.
+const fetchChunk = 64
+
+// fetch reads keys, a chunk at a time, so that the reads of them that
+// follow find them read: one request to the store instead of one a key.
+// A failure is left to the reads that follow.
+func (t layout) fetch(keys []kv.Key) {
+	for len(keys) > 0 {
+		n := min(len(keys), fetchChunk)
+		t.tx.GetAll(keys[:n])
+		keys = keys[n:]
+	}
+}
+
+// ForgetUpdateMarks deletes up to limit update marks written before t,
+// oldest first, and returns how many it deleted.
+func (t layout) ForgetUpdateMarks(before time.Time, limit int) (int, error) {
 	if limit <= 0 {
 		return 0, nil
 	}
@@ -424,24 +465,48 @@ func (t kvTx) ForgetUpdateMarks(before time.Time, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	marks := make([]kv.Key, 0, len(keys))
+	for _, k := range keys {
+		if len(k) > 8 {
+			marks = append(marks, kv.Key{Bucket: bucketUpdates, Key: k[8:]})
+		}
+	}
+	t.fetch(marks)
 	for _, k := range keys {
 		if err := t.tx.Delete(bucketUpdateTimes, k); err != nil {
 			return 0, err
 		}
-		if len(k) > 8 {
-			if err := t.tx.Delete(bucketUpdates, k[8:]); err != nil {
-				return 0, err
-			}
+		if len(k) <= 8 {
+			continue
+		}
+		// A mark written again since (markHandled) has a time entry of
+		// its own, and stays until that one is past.
+		mark, err := t.tx.Get(bucketUpdates, k[8:])
+		if err != nil {
+			return 0, err
+		}
+		if len(mark) >= updateMarkHeader && !bytes.Equal(mark[8:16], k[:8]) {
+			continue
+		}
+		if err := t.tx.Delete(bucketUpdates, k[8:]); err != nil {
+			return 0, err
 		}
 	}
 	return len(keys), nil
 }
 
-func (t kvTx) LastGame(p Platform, chat, userID string) (GameID, error) {
+// LastGame returns the id of the last game the user finished in the
+// chat, or ErrNotFound.
+func (t layout) LastGame(p Platform, chat, userID string) (GameID, error) {
 	return t.getID(bucketLast, userKey(p, chat, userID), fmt.Sprintf("last game of %q in %s chat %q", userID, p, chat))
 }
 
-func (t kvTx) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
+// Due returns up to limit live games whose deadline is not after t
+// and that come after the entry after in (deadline, id) order,
+// earliest first; the zero DueGame starts from the first. Paging with
+// the last entry returned reaches every due game once, however many
+// of them stay due.
+func (t layout) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -459,7 +524,10 @@ func (t kvTx) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
 	return due, err
 }
 
-func (t kvTx) Stats(p Platform, userID string) (Stats, error) {
+// Stats returns the user's stats on the platform; a user with none
+// gets the stats of someone who has played nothing. An unreadable
+// record gives an error wrapping ErrSchema and naming the user.
+func (t layout) Stats(p Platform, userID string) (Stats, error) {
 	data, err := t.tx.Get(bucketStats, []byte(string(p)+"\x00"+userID))
 	if err != nil {
 		return Stats{}, fmt.Errorf("session: stats of %q on %s: %w", userID, p, err)
@@ -474,7 +542,9 @@ func (t kvTx) Stats(p Platform, userID string) (Stats, error) {
 	return st, nil
 }
 
-func (t kvTx) PutStats(p Platform, chat string, s Stats) error {
+// PutStats stores the stats of s.User and records that the user has
+// played in the chat, for the chat's leaderboards.
+func (t layout) PutStats(p Platform, chat string, s Stats) error {
 	if s.User.ID == "" {
 		return fmt.Errorf("session: put stats: %w: no user", ErrBadRequest)
 	}
@@ -491,7 +561,9 @@ func (t kvTx) PutStats(p Platform, chat string, s Stats) error {
 	return nil
 }
 
-func (t kvTx) ChatPlayers(p Platform, chat string) ([]string, error) {
+// ChatPlayers returns the ids of the users who have finished a game in
+// the chat.
+func (t layout) ChatPlayers(p Platform, chat string) ([]string, error) {
 	prefix := []byte(string(p) + "\x00" + chat + "\x00")
 	var ids []string
 	err := t.scanPrefix(bucketChatPlayers, prefix, func(k, _ []byte) bool {
@@ -503,7 +575,9 @@ func (t kvTx) ChatPlayers(p Platform, chat string) ([]string, error) {
 	return ids, err
 }
 
-func (t kvTx) ChatSettings(p Platform, chat string) (ChatSettings, error) {
+// ChatSettings returns the chat's settings; the zero value when none
+// are stored.
+func (t layout) ChatSettings(p Platform, chat string) (ChatSettings, error) {
 	data, err := t.tx.Get(bucketChatSettings, []byte(string(p)+"\x00"+chat))
 	if err != nil || data == nil {
 		return ChatSettings{}, err
@@ -511,7 +585,8 @@ func (t kvTx) ChatSettings(p Platform, chat string) (ChatSettings, error) {
 	return decodeSettings[ChatSettings](data)
 }
 
-func (t kvTx) PutChatSettings(p Platform, chat string, s ChatSettings) error {
+// PutChatSettings stores the chat's settings.
+func (t layout) PutChatSettings(p Platform, chat string, s ChatSettings) error {
 	data, err := encodeSettings(s)
 	if err == nil {
 		err = t.tx.Put(bucketChatSettings, []byte(string(p)+"\x00"+chat), data)
@@ -522,7 +597,9 @@ func (t kvTx) PutChatSettings(p Platform, chat string, s ChatSettings) error {
 	return nil
 }
 
-func (t kvTx) UserSettings(p Platform, userID string) (UserSettings, error) {
+// UserSettings returns the user's settings; the zero value when none
+// are stored.
+func (t layout) UserSettings(p Platform, userID string) (UserSettings, error) {
 	data, err := t.tx.Get(bucketUserSettings, []byte(string(p)+"\x00"+userID))
 	if err != nil || data == nil {
 		return UserSettings{}, err
@@ -530,7 +607,8 @@ func (t kvTx) UserSettings(p Platform, userID string) (UserSettings, error) {
 	return decodeSettings[UserSettings](data)
 }
 
-func (t kvTx) PutUserSettings(p Platform, userID string, s UserSettings) error {
+// PutUserSettings stores the user's settings.
+func (t layout) PutUserSettings(p Platform, userID string, s UserSettings) error {
 	data, err := encodeSettings(s)
 	if err == nil {
 		err = t.tx.Put(bucketUserSettings, []byte(string(p)+"\x00"+userID), data)
@@ -541,11 +619,15 @@ func (t kvTx) PutUserSettings(p Platform, userID string, s UserSettings) error {
 	return nil
 }
 
-func (t kvTx) Focus(p Platform, chat, userID string) (GameID, error) {
+// Focus returns the id of the game the user last saw or touched in
+// the chat, or ErrNotFound.
+func (t layout) Focus(p Platform, chat, userID string) (GameID, error) {
 	return t.getID(bucketFocus, userKey(p, chat, userID), fmt.Sprintf("focus of %q in %s chat %q", userID, p, chat))
 }
 
-func (t kvTx) PutFocus(p Platform, chat, userID string, id GameID) error {
+// PutFocus records id as the game the user last saw or touched in the
+// chat.
+func (t layout) PutFocus(p Platform, chat, userID string, id GameID) error {
 	if err := t.tx.Put(bucketFocus, userKey(p, chat, userID), []byte(id)); err != nil {
 		return fmt.Errorf("session: put focus of %q in %s chat %q: %w", userID, p, chat, err)
 	}

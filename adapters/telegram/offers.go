@@ -1,11 +1,11 @@
-package adapters
+package telegram
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
@@ -15,7 +15,9 @@ import (
 // bot into any chat (Telegram's inline mode). The message is its own
 // chat: the session chat InlineChat(id) holds the games of inline
 // message id, and their message is id, so that taps, stale and doubled
-// taps, strangers, expiry, stats and languages work as in any chat.
+// taps, strangers, expiry, stats and languages work as in any chat; the
+// dispatcher treats it as a chat that is one message
+// (adapters.Request.Alone).
 
 // InlineChatPrefix begins the session chat of an inline message.
 const InlineChatPrefix = "inline:"
@@ -33,7 +35,7 @@ func IsInlineChat(chat string) (id string, ok bool) {
 // ErrNoOffer is returned by InlineOffers when the words of an inline
 // query match no game, and by ParseInlineOffer and ParseInlineStart for
 // data no offer produced.
-var ErrNoOffer = errors.New("adapters: no such inline game")
+var ErrNoOffer = errors.New("telegram: no such inline game")
 
 // InlineOffer is one game an inline query offers: against the AI at
 // Level, or, when Level is 0, an open challenge to anyone in the chat
@@ -66,10 +68,10 @@ func InlineGames() []engine.Rules {
 // /play refuses give ErrNoOffer.
 func InlineOffers(query string) ([]InlineOffer, error) {
 	words := strings.Fields(query)
-	if len(words) > 0 && strings.EqualFold(words[0], "/"+CmdPlay) {
+	if len(words) > 0 && strings.EqualFold(words[0], "/"+adapters.CmdPlay) {
 		words = words[1:]
 	}
-	p, err := parsePlay(words)
+	p, err := adapters.ParsePlay(words)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %w", ErrNoOffer, query, err)
 	}
@@ -133,14 +135,14 @@ func (o InlineOffer) ID() string {
 
 // ParseInlineOffer parses an inline result id made by InlineOffer.ID.
 func ParseInlineOffer(id string) (InlineOffer, error) {
-	if len(id) > MaxCallbackLen {
+	if len(id) > adapters.MaxCallbackLen {
 		return InlineOffer{}, fmt.Errorf("%w: result id of %d bytes", ErrNoOffer, len(id))
 	}
 	f := strings.Split(id, ".")
 	if len(f) < 3 || (f[0] != "a" && f[0] != "d") {
 		return InlineOffer{}, fmt.Errorf("%w: result id %q", ErrNoOffer, id)
 	}
-	p, err := parsePlay(f[1:])
+	p, err := adapters.ParsePlay(f[1:])
 	if err != nil {
 		return InlineOffer{}, fmt.Errorf("%w: result id %q: %w", ErrNoOffer, id, err)
 	}
@@ -170,7 +172,7 @@ const InlineJoinData = "J"
 // be.
 func (o InlineOffer) StartData(owner string) string {
 	d := "I:" + o.ID() + ":" + owner
-	if len(d) > MaxCallbackLen || o.Level == 0 {
+	if len(d) > adapters.MaxCallbackLen || o.Level == 0 {
 		return ""
 	}
 	return d
@@ -181,7 +183,7 @@ func (o InlineOffer) StartData(owner string) string {
 func ParseInlineStart(data string) (InlineOffer, string, error) {
 	rest, ok := strings.CutPrefix(data, "I:")
 	id, owner, ok2 := strings.Cut(rest, ":")
-	if !ok || !ok2 || owner == "" || len(data) > MaxCallbackLen {
+	if !ok || !ok2 || owner == "" || len(data) > adapters.MaxCallbackLen {
 		return InlineOffer{}, "", fmt.Errorf("%w: start data %q", ErrNoOffer, data)
 	}
 	o, err := ParseInlineOffer(id)
@@ -208,104 +210,4 @@ func InlineIntro(l render.Lang, o InlineOffer, poster session.User) string {
 		return render.T(l, render.MsgInlineIntroDuel, name, render.GameName(l, o.Rules))
 	}
 	return render.T(l, render.MsgInlineIntroAI, name, render.GameName(l, o.Rules), render.LevelName(l, o.Level))
-}
-
-// InlineChosen handles the offer a user posted as inline message
-// req.Message (req.Chat is its InlineChat): a game against the AI starts
-// at once, a challenge opens; either is bound to the message, which the
-// reply edits. A result id no offer made changes nothing.
-func (d *Dispatcher) InlineChosen(ctx context.Context, req Request, resultID string) Reply {
-	lang := d.lang(ctx, req)
-	o, err := ParseInlineOffer(resultID)
-	if err != nil {
-		d.svc.Refused(d.platform, ReasonBadCallback)
-		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
-	}
-	if o.Level != 0 {
-		return d.inlineStart(ctx, lang, req, o)
-	}
-	who := d.actor(req)
-	v, err := d.svc.Challenge(ctx, who, session.ChallengeRequest{Rules: o.Rules, Side: o.Side, Alone: true})
-	if errors.Is(err, session.ErrChatGames) {
-		// The message is someone else's.
-		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNotAPlayer)}
-	}
-	if err != nil {
-		return d.refuse(lang, v, err, false)
-	}
-	return d.bindInline(ctx, lang, req, v)
-}
-
-// InlineStart handles ▶️ Start (data made by StartData) on inline message
-// req.Message: the game the offer's poster plays there is shown, or
-// started when there is none yet, as when the bot heard nothing of the
-// chosen result. Only the poster may start it; the message must hold no
-// other live game.
-func (d *Dispatcher) InlineStart(ctx context.Context, req Request, data string) Reply {
-	lang := d.lang(ctx, req)
-	o, owner, err := ParseInlineStart(data)
-	if err != nil {
-		d.svc.Refused(d.platform, ReasonBadCallback)
-		return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
-	}
-	if owner != req.User.ID {
-		d.svc.Refused(d.platform, session.Reason(session.ErrNotAPlayer))
-		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNotAPlayer)}
-	}
-	return d.inlineStart(ctx, lang, req, o)
-}
-
-// inlineStart shows the user's game against the AI in the inline message,
-// or starts the offer's.
-func (d *Dispatcher) inlineStart(ctx context.Context, lang render.Lang, req Request, o InlineOffer) Reply {
-	who := d.actor(req)
-	if v, err := d.svc.Running(ctx, who); err == nil {
-		return Reply{Lang: lang, Game: &v, Edit: req.Message}
-	}
-	v, err := d.svc.Start(ctx, who, session.StartRequest{Rules: o.Rules, Level: o.Level, Side: o.Side, Alone: true})
-	if errors.Is(err, session.ErrChatGames) {
-		// Someone else's game lives in the message.
-		return Reply{Lang: lang, Notice: render.T(lang, render.MsgNotAPlayer)}
-	}
-	if err != nil {
-		return d.refuse(lang, v, err, false)
-	}
-	return d.bindInline(ctx, lang, req, v)
-}
-
-// bindInline binds a game new to inline message req.Message to it and
-// returns the reply that shows it there.
-func (d *Dispatcher) bindInline(ctx context.Context, lang render.Lang, req Request, v session.View) Reply {
-	if v.Message() != req.Message {
-		var err error
-		if v, err = d.svc.BindMessage(ctx, v.ID(), req.Message); err != nil {
-			return d.refuse(lang, session.View{}, err, false)
-		}
-	}
-	return Reply{Lang: lang, Game: &v, Edit: req.Message}
-}
-
-// InlineJoin handles 🤝 Join (InlineJoinData) on inline message
-// req.Message: the tapper accepts the open challenge posted there. On a
-// message whose challenge the tapper already took, it shows the game; on
-// one with no challenge (forged data) it changes nothing.
-func (d *Dispatcher) InlineJoin(ctx context.Context, req Request) Reply {
-	lang := d.lang(ctx, req)
-	who := d.actor(req)
-	live, err := d.svc.Live(ctx, who)
-	if err != nil {
-		return d.refuse(lang, session.View{}, err, false)
-	}
-	for _, v := range live {
-		switch {
-		case v.Status() == session.Open && v.Seat(v.Challenger()).User.ID == who.User.ID:
-			return Reply{Lang: lang, Notice: render.T(lang, render.MsgInlineOwnChallenge)}
-		case v.Status() == session.Open:
-			return d.answerGame(ctx, lang, who, CmdAccept, v.ID(), false)
-		case v.IsDuel() && v.Message() == req.Message:
-			return Reply{Lang: lang, Game: &v, Edit: req.Message}
-		}
-	}
-	d.svc.Refused(d.platform, ReasonBadCallback)
-	return Reply{Lang: lang, Notice: render.T(lang, render.MsgBadCallback)}
 }

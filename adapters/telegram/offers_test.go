@@ -1,10 +1,11 @@
-package adapters
+package telegram
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
@@ -50,7 +51,7 @@ func TestInlineOffersFilterAndTravel(t *testing.T) {
 			continue
 		}
 		d := o.StartData(long)
-		if d == "" || len(d) > MaxCallbackLen {
+		if d == "" || len(d) > adapters.MaxCallbackLen {
 			t.Errorf("%s: start data %q", o.ID(), d)
 		}
 		back, owner, err := ParseInlineStart(d)

@@ -1,0 +1,158 @@
+package adapters
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
+)
+
+// history answers /history: the user's last finished games in the chat,
+// or in every chat in a private one, with their replay and export
+// buttons.
+func (b *builder) history() Decision {
+	games, err := b.t.History(b.req.Private)
+	if err != nil {
+		return b.refuse(session.View{}, err, true)
+	}
+	var kb *render.Keyboard
+	if len(games) > 0 {
+		k := render.HistoryKeyboard(games, b.lang)
+		kb = &k
+	}
+	return b.say(render.History(games, b.req.User.ID, b.lang), kb)
+}
+
+// send answers ▶️ and 📋: the replay or the record of a finished game,
+// to anyone in the game's chat or to one of its players anywhere (from
+// /history in a private chat). It changes nothing, and a doubled tap or
+// a redelivered update sends it once (session.Turn.ClaimSend).
+func (b *builder) send(a render.Action) Decision {
+	v, err := b.t.Game(a.Game)
+	if err == nil && (v.Platform() != b.d.platform || (v.Chat() != b.req.Chat && v.SideOf(b.req.User.ID) == 0)) {
+		err = fmt.Errorf("adapters: game %s from another chat: %w", a.Game, session.ErrNotFound)
+	}
+	switch {
+	case err != nil:
+		return b.refuse(session.View{}, err, false)
+	case !v.Status().Over():
+		return b.notice(render.T(b.lang, render.MsgNoReplay))
+	case a.Kind == render.ReplayGame && len(v.Moves()) == 0:
+		return b.notice(render.T(b.lang, render.MsgNoReplay))
+	}
+	what := "replay"
+	if a.Kind == render.ExportGame {
+		what = "export"
+	}
+	ok, err := b.t.ClaimSend(v.ID(), what)
+	switch {
+	case err != nil:
+		return b.refuse(session.View{}, err, false)
+	case !ok:
+		return b.done()
+	case a.Kind == render.ExportGame:
+		return b.attach(File{Kind: Record, Caption: render.Export(v, b.lang)})
+	}
+	gif, err := render.Replay(v)
+	if err != nil {
+		return b.refuse(session.View{}, fmt.Errorf("adapters: replay of game %s: %w", v.ID(), err), false)
+	}
+	return b.attach(File{Kind: Animation, Name: "replay-" + string(v.ID()) + ".gif", Data: gif, Caption: render.ReplayCaption(v, b.lang)})
+}
+
+// stats answers /stats: the user's rating and results by game family and
+// opponent, with the progress chart above them.
+func (b *builder) stats() Decision {
+	lang := b.lang
+	st, err := b.t.Stats(b.req.User.ID)
+	if err != nil {
+		return b.refuse(session.View{}, err, true)
+	}
+	name := render.SeatName(session.Seat{User: b.d.actor(b.req).User}, lang)
+	lines := []string{render.T(lang, render.MsgStatsHeader, name, int(math.Round(st.Rating)), st.Duels)}
+	for _, f := range session.Families {
+		for _, o := range session.Opponents {
+			t := st.Result(f, o)
+			if t.Games() == 0 {
+				continue
+			}
+			opp := render.T(lang, render.MsgVsPeople)
+			if o != session.VsPeople {
+				opp = render.T(lang, render.MsgAI, render.LevelName(lang, o.Level()))
+			}
+			lines = append(lines, render.T(lang, render.MsgStatsLine, render.FamilyName(lang, f), opp, t.Wins, t.Losses, t.Draws))
+			if t.Takebacks > 0 {
+				lines[len(lines)-1] += render.T(lang, render.MsgStatsTakebacks, t.Takebacks, t.TakebackWins)
+			}
+			if t.Hinted > 0 {
+				lines[len(lines)-1] += render.T(lang, render.MsgStatsHints, t.Hinted)
+			}
+		}
+	}
+	if len(lines) == 1 {
+		lines = append(lines, render.T(lang, render.MsgStatsNone))
+	}
+	b.chart(st)
+	return b.say(strings.Join(lines, "\n"), nil)
+}
+
+// chart adds the progress chart of stats st.
+func (b *builder) chart(st session.Stats) Decision {
+	bars := render.ChartBars(st)
+	png, err := render.Chart(st.Ratings, bars)
+	if err != nil {
+		b.d.log.Warn("drawing a chart", "platform", b.d.platform, "err", err)
+		return b.done()
+	}
+	kb := render.ChartKeyboard(b.lang)
+	return b.attach(File{Kind: Picture, Name: "chart.png", Data: png, Caption: render.ChartCaption(b.lang, st.Ratings, bars), Buttons: &kb})
+}
+
+// chartAgain answers 📈: the tapper's own chart, once for a doubled tap.
+func (b *builder) chartAgain() Decision {
+	ok, err := b.t.ClaimSend("", "chart")
+	if err != nil {
+		return b.refuse(session.View{}, err, false)
+	}
+	if !ok {
+		return b.done()
+	}
+	st, err := b.t.Stats(b.req.User.ID)
+	if err != nil {
+		return b.refuse(session.View{}, err, false)
+	}
+	return b.chart(st)
+}
+
+// topSize is how many players /top lists.
+const topSize = 10
+
+// top answers /top: the chat's leaderboard and the user's rank on it.
+func (b *builder) top(by session.Board) Decision {
+	lang := b.lang
+	all, err := b.t.Leaderboard(by)
+	if err != nil {
+		return b.refuse(session.View{}, err, true)
+	}
+	title := map[session.Board]render.Key{session.ByRating: render.MsgTopRating, session.ByHardWins: render.MsgTopHard}[by]
+	lines := []string{render.T(lang, title)}
+	myRank := 0
+	for i, st := range all {
+		if i < topSize {
+			name := render.SeatName(session.Seat{User: st.Stats.User}, lang)
+			lines = append(lines, render.T(lang, render.MsgTopLine, st.Rank, name, int(math.Round(by.Score(st.Stats)))))
+		}
+		if st.Stats.User.ID == b.req.User.ID {
+			myRank = st.Rank
+		}
+	}
+	switch {
+	case len(all) == 0:
+		lines = append(lines, render.T(lang, render.MsgTopEmpty))
+	case myRank > 0:
+		lines = append(lines, render.T(lang, render.MsgYourRank, myRank))
+	}
+	return b.say(strings.Join(lines, "\n"), nil)
+}
