@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/boardbot/boardbot/session/boltstore"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardbot/boardbot/session/boltstore"
+
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
-	bolt "go.etcd.io/bbolt"
 )
 
 // benchStore opens a bbolt store with fsync on in the benchmark's temp

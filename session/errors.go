@@ -1,6 +1,10 @@
 package session
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/boardbot/boardbot/engine"
+)
 
 // Refusals and store errors returned by Service and Store methods; callers
 // match them with errors.Is and map them to messages.
@@ -93,3 +97,56 @@ var (
 	// hints it allows (none, when it started with hints off).
 	ErrHintLimit = errors.New("no hints left in this game")
 )
+
+// reasons names the refusals for Reason.
+var reasons = []struct {
+	err  error
+	name string
+}{
+	{ErrBusy, "busy"},
+	{ErrUserGames, "user_games"},
+	{ErrChatGames, "chat_games"},
+	{ErrCooldown, "cooldown"},
+	{ErrNotFound, "not_found"},
+	{ErrGameOver, "game_over"},
+	{ErrNotAPlayer, "not_a_player"},
+	{ErrNotYourTurn, "not_your_turn"},
+	{ErrStale, "stale"},
+	{ErrConflict, "stale"},
+	{ErrOffBoard, "off_board"},
+	{ErrCellTaken, "cell_taken"},
+	{engine.ErrForbidden, "forbidden"},
+	{ErrAlreadyPlaying, "already_playing"},
+	{ErrExpired, "expired"},
+	{ErrNotForYou, "not_for_you"},
+	{ErrNotOpen, "not_open"},
+	{ErrNotStarted, "not_started"},
+	{ErrNotOver, "not_over"},
+	{ErrNameOnly, "name_only"},
+	{ErrBadRequest, "bad_request"},
+	{ErrNoUndo, "no_undo"},
+	{ErrUndoLimit, "undo_limit"},
+	{ErrNoUndoRequest, "no_undo_request"},
+	{ErrHintDuel, "hint_duel"},
+	{ErrHintLimit, "hint_limit"},
+}
+
+// Reason returns the short name of the refusal err wraps, such as "busy"
+// or "stale", for counting refusals by reason; "" when err is nil or not
+// a refusal (a store fault, a cancelled context).
+func Reason(err error) string {
+	if err == nil {
+		return ""
+	}
+	for _, r := range reasons {
+		if errors.Is(err, r.err) {
+			return r.name
+		}
+	}
+	return ""
+}
+
+// Refused reports a refusal that happened before any game was touched,
+// such as an unparsable command or forged callback data, to the
+// service's observer, so that every refusal is counted in one place.
+func (s *Service) Refused(p Platform, reason string) { s.observer.Refused(p, reason) }

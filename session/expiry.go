@@ -6,49 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
 )
 
 // sweepBatch is how many due games Sweep reads at a time.
 const sweepBatch = 256
-
-// expireIfDue ends g when it is live and its deadline has passed,
-// committing it, and then returns its view with an error wrapping
-// ErrExpired; g is updated in place. It returns a zero View and nil when
-// g is not due. The caller holds g's lock.
-func (t *Turn) expireIfDue(g *Game) (View, error) {
-	if g.Status.Over() || g.Deadline.IsZero() || t.s.now().Before(g.Deadline) {
-		return View{}, nil
-	}
-	v, err := t.expire(g)
-	if err != nil {
-		return v, err
-	}
-	return v, fmt.Errorf("session: game %s: %w", g.ID, ErrExpired)
-}
-
-// expire ends the live game g for running out of time: an open challenge
-// lapses; a duel before both players moved is aborted; in a duel the side
-// to move loses; against the AI nobody wins.
-func (t *Turn) expire(g *Game) (View, error) {
-	b, err := g.board()
-	if err != nil {
-		return View{}, err
-	}
-	was := g.Status
-	switch {
-	case g.Status == Open:
-		g.Status = Lapsed
-	case g.abortable():
-		g.Status, g.Winner = Aborted, engine.Empty
-	case g.IsDuel():
-		g.Status, g.Winner = Expired, g.ToMove().Opponent()
-	default:
-		g.Status, g.Winner = Expired, engine.Empty
-	}
-	return t.commitGame(g, b, was, nil)
-}
 
 // Sweep ends every live game whose deadline has passed, calls
 // Config.OnExpire with each, and returns how many it ended. Games that

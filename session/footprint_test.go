@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/boardbot/boardbot/session/boltstore"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardbot/boardbot/session/boltstore"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"

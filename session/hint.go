@@ -82,7 +82,7 @@ func (t *Turn) Hint(req HintRequest) (shown View, err error) {
 // suggest returns the move the hard AI would play on b for the side to
 // move.
 func (s *Service) suggest(ctx context.Context, g *Game, b *engine.Board) (engine.Point, error) {
-	ai, err := s.newPlayer(engine.Hard, rand.New(rand.NewPCG(g.Seed, hintStream+uint64(g.MoveNo()))))
+	ai, err := s.player(engine.Hard, rand.New(rand.NewPCG(g.Seed, hintStream+uint64(g.MoveNo()))))
 	if err != nil {
 		return engine.Point{}, fmt.Errorf("session: game %s: %w", g.ID, err)
 	}

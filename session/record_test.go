@@ -3,16 +3,18 @@ package session
 import (
 	"errors"
 	"fmt"
-	"github.com/boardbot/boardbot/session/boltstore"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boardbot/boardbot/session/boltstore"
+
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
-	bolt "go.etcd.io/bbolt"
 )
 
 func sampleGame() Game {

@@ -81,10 +81,13 @@ const (
 // Service starts games, places stones and ends games, committing each
 // change to its Store. It is safe for concurrent use.
 type Service struct {
-	kv        kv.Store
-	now       func() time.Time
-	newSeed   func() uint64
+	kv      kv.Store
+	now     func() time.Time
+	newSeed func() uint64
+	// newPlayer is Config.NewPlayer; nil means the engine's players
+	// with thinkTime (Service.player).
 	newPlayer func(engine.Level, *rand.Rand) (engine.Player, error)
+	thinkTime time.Duration
 	limits    limits
 	updateTTL time.Duration
 	// historyKeep is Config.HistoryKeep.
@@ -123,12 +126,7 @@ func New(store kv.Store, cfg *Config) *Service {
 	if s.newSeed == nil {
 		s.newSeed = rand.Uint64
 	}
-	if s.newPlayer == nil {
-		think := cfg.ThinkTime
-		s.newPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
-			return engine.NewPlayerWith(l, engine.Options{Rand: rng, ThinkTime: think})
-		}
-	}
+	s.thinkTime = cfg.ThinkTime
 	orDefault := func(d, def time.Duration) time.Duration {
 		if d <= 0 {
 			return def
@@ -188,4 +186,20 @@ type StartRequest struct {
 	// game and belongs to the user (see ChatSettings.Owner), else Start
 	// gives ErrChatGames, checked in the transaction that stores the game.
 	Alone bool
+}
+
+// Observer hears what a Service does, for metrics. Its methods are called
+// from many goroutines at once and must return quickly.
+type Observer interface {
+	// Moved is called once for each stone a committed change placed: by a
+	// person, or by the AI when ai is set.
+	Moved(p Platform, ai bool)
+	// Refused is called when an action is refused, with the refusal's
+	// Reason.
+	Refused(p Platform, reason string)
+	// Thought is called after each AI move with how long the AI took.
+	Thought(l engine.Level, r engine.Rules, d time.Duration)
+	// Committed is called after each change to a game was committed, with
+	// how long the store took (including the wait for a group commit).
+	Committed(d time.Duration)
 }

@@ -106,20 +106,3 @@ func (t *Turn) settle(write func(layout) error) error {
 		}
 	}
 }
-
-// Lang returns the language to answer the actor in: their override, else
-// the chat's language, else "" (the client's locale).
-func (t *Turn) Lang() (string, error) { return t.LangOf(t.req.Actor.User.ID) }
-
-// LangOf returns the language the user with the id has chosen on the
-// turn's platform, else the language of the turn's chat, else "".
-func (t *Turn) LangOf(userID string) (string, error) {
-	who := t.req.Actor
-	lt := t.tx()
-	us, err := lt.UserSettings(who.Platform, userID)
-	if err != nil || us.Lang != "" {
-		return us.Lang, err
-	}
-	cs, err := lt.ChatSettings(who.Platform, who.Chat)
-	return cs.Lang, err
-}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
@@ -289,6 +291,9 @@ func (t *Turn) duplicate() (View, error) {
 // Refusals are then counted (Observer.Refused). Exported actions defer
 // it.
 func (t *Turn) verdict(shown *View, errp *error) {
+	if *errp == nil {
+		return
+	}
 	if t.req.Update != "" && Reason(*errp) != "" {
 		t.txn = nil
 		if v, err := t.duplicate(); errors.Is(err, ErrDuplicate) {
@@ -492,4 +497,165 @@ func (t *Turn) playAI(g *Game, b *engine.Board) error {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)
 	}
 	return t.s.play(g, b, p)
+}
+
+// nopObserver is the Observer of a Service configured without one.
+type nopObserver struct{}
+
+func (nopObserver) Moved(Platform, bool) {}
+
+func (nopObserver) Refused(Platform, string) {}
+
+func (nopObserver) Thought(engine.Level, engine.Rules, time.Duration) {}
+
+func (nopObserver) Committed(time.Duration) {}
+
+// keyedMutex hands out one mutex per key, created on demand and dropped
+// when no one holds or waits for it.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*refMutex
+}
+
+type refMutex struct {
+	sync.Mutex
+	refs int
+}
+
+// lock locks the mutex of key and returns the function that unlocks it.
+func (k *keyedMutex) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = make(map[string]*refMutex)
+	}
+	m := k.locks[key]
+	if m == nil {
+		m = &refMutex{}
+		k.locks[key] = m
+	}
+	m.refs++
+	k.mu.Unlock()
+
+	m.Lock()
+	return func() {
+		m.Unlock()
+		k.mu.Lock()
+		if m.refs--; m.refs == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// DefaultAIQueue is how many expensive AI moves may wait for a worker by
+// default.
+const DefaultAIQueue = 64
+
+// cheapCells is the largest board, in cells, on which every level answers
+// at once: the engine solves such boards outright (3×3 and 4×4), so their
+// moves never wait in the AI pool.
+const cheapCells = 16
+
+// Expensive reports whether the AI move of level l on rules r is a search
+// that takes its think time, and so goes through the AI pool: hard on
+// boards larger than 4×4. Easy and medium answer at once on any board, and
+// hard solves small boards. It is the one answer to "may the AI think
+// long?": a Turn calls its Request.Think hook exactly for such searches.
+func Expensive(l engine.Level, r engine.Rules) bool {
+	return l == engine.Hard && r.Cells() > cheapCells
+}
+
+// aiPool bounds the expensive AI searches: at most cap(work) run at once,
+// and at most cap(admit) are running or waiting. A search that finds the
+// waiting room full is refused with ErrBusy instead of queueing without
+// bound.
+type aiPool struct {
+	admit chan struct{}
+	work  chan struct{}
+	// queued, when set (by tests), is called when a search starts waiting
+	// for a worker.
+	queued func()
+}
+
+// newAIPool returns a pool of workers searches at once (default the
+// number of CPUs) with a queue of queue more (default DefaultAIQueue;
+// negative means none).
+func newAIPool(workers, queue int) *aiPool {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	switch {
+	case queue == 0:
+		queue = DefaultAIQueue
+	case queue < 0:
+		queue = 0
+	}
+	return &aiPool{admit: make(chan struct{}, workers+queue), work: make(chan struct{}, workers)}
+}
+
+// run runs search on a worker of the pool: it takes a place, waits for a
+// worker while all are busy, runs search, and gives both back. It fails,
+// without running search, at once with ErrBusy when the queue is full,
+// and with ctx's error when ctx ends while waiting. The wait and the
+// search run through think (Request.Think) when it is set, so that the
+// caller can show that the answer takes a while and free what it holds;
+// a refusal does not, as it does not wait. The waits are thus bounded by
+// the pool's places.
+func (p *aiPool) run(ctx context.Context, think func(wait func()), search func()) error {
+	select {
+	case p.admit <- struct{}{}:
+	default:
+		return fmt.Errorf("session: AI pool: %w", ErrBusy)
+	}
+	defer func() { <-p.admit }()
+	var err error
+	wait := func() {
+		if err = p.take(ctx); err != nil {
+			return
+		}
+		defer func() { <-p.work }()
+		search()
+	}
+	if think != nil {
+		think(wait)
+	} else {
+		wait()
+	}
+	return err
+}
+
+// take takes a worker, waiting while all are busy, or returns ctx's error
+// when ctx ends first.
+func (p *aiPool) take(ctx context.Context) error {
+	select {
+	case p.work <- struct{}{}:
+		return nil
+	default:
+	}
+	if p.queued != nil {
+		p.queued()
+	}
+	select {
+	case p.work <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Lang returns the language to answer the actor in: their override, else
+// the chat's language, else "" (the client's locale).
+func (t *Turn) Lang() (string, error) { return t.LangOf(t.req.Actor.User.ID) }
+
+// LangOf returns the language the user with the id has chosen on the
+// turn's platform, else the language of the turn's chat, else "".
+func (t *Turn) LangOf(userID string) (string, error) {
+	who := t.req.Actor
+	lt := t.tx()
+	us, err := lt.UserSettings(who.Platform, userID)
+	if err != nil || us.Lang != "" {
+		return us.Lang, err
+	}
+	cs, err := lt.ChatSettings(who.Platform, who.Chat)
+	return cs.Lang, err
 }

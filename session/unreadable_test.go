@@ -3,15 +3,17 @@ package session
 import (
 	"errors"
 	"fmt"
-	"github.com/boardbot/boardbot/session/kv"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/session/kv"
+
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/boardbot/boardbot/engine"
 )
 
 // unreadableRecords are stored forms this release cannot read: one from a

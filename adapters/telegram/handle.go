@@ -2,8 +2,11 @@ package telegram
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -254,38 +257,6 @@ func (b *Bot) onTap(ctx context.Context, update string, q *tgbotapi.CallbackQuer
 	return b.carry(ctx, f, b.disp.Tap(ctx, req, q.Data))
 }
 
-// onMenu handles a button of the start menu: it edits the menu in place,
-// and a level button starts the game, whose board takes the menu's place
-// (or comes below it when the board is a picture).
-func (b *Bot) onMenu(ctx context.Context, f *front, q *tgbotapi.CallbackQuery, req adapters.Request) handling {
-	c, ok := parseMenu(q.Data)
-	if !ok || !hasButton(q.Message, q.Data) || c.game == nil || c.level == 0 {
-		lang := b.disp.Lang(ctx, req)
-		switch {
-		case !ok || !hasButton(q.Message, q.Data):
-			b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
-			return handling{}
-		case c.game == nil:
-			f.editMenu(ctx, render.T(lang, render.MsgPickGame), gamesMenu(lang))
-		default:
-			f.editMenu(ctx, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game))
-		}
-		b.answerLogged(ctx, q.ID, "")
-		return handling{front: f}
-	}
-	args := adapters.DefaultPlay()
-	args.Level = c.level
-	args.Rules, _ = engine.Preset(c.game.preset)
-	return b.carry(ctx, f, b.disp.Play(ctx, req, args))
-}
-
-// editMenu edits the tapped menu message to show text and kb.
-func (f *front) editMenu(ctx context.Context, text string, kb *tgbotapi.InlineKeyboardMarkup) {
-	e := tgbotapi.NewEditMessageText(f.chat, f.tapped.MessageID, text)
-	e.ReplyMarkup = kb
-	f.queue(messageKey{chat: f.chat, id: f.tapped.MessageID}, "editMessageText", e)
-}
-
 // hint sends the "typing" chat action, logging a failure.
 func (b *Bot) hint(ctx context.Context, chat int64) {
 	if err := b.typing(ctx, chat); err != nil {
@@ -340,4 +311,436 @@ func (b *Bot) Expired(v session.View) {
 	ctx, cancel := context.WithTimeout(b.work, expireTimeout)
 	defer cancel()
 	adapters.Carry(ctx, nil, b.disp.Expired(ctx, v), adapters.Fronts{Platform: &front{b: b, wait: true}})
+}
+
+// InlineChatPrefix begins the session chat of an inline message.
+//
+// Inline games are played in a message that a user posts through the
+// bot into any chat (Telegram's inline mode). The message is its own
+// chat: the session chat InlineChat(id) holds the games of inline
+// message id, and their message is id, so that taps, stale and doubled
+// taps, strangers, expiry, stats and languages work as in any chat; the
+// dispatcher treats it as a chat that is one message
+// (adapters.Request.Alone).
+const InlineChatPrefix = "inline:"
+
+// InlineChat returns the session chat of the inline message id.
+func InlineChat(id string) string { return InlineChatPrefix + id }
+
+// IsInlineChat reports whether a session chat is an inline message's,
+// and returns that message's id.
+func IsInlineChat(chat string) (id string, ok bool) {
+	id, ok = strings.CutPrefix(chat, InlineChatPrefix)
+	return id, ok && id != ""
+}
+
+// front is the adapters.Front of one Telegram update, or of none (the
+// sweeper's expiries): how a decision reaches Telegram. A tap is answered
+// by Notify, exactly once; a board new to a tapped message takes that
+// message's place when it can (a text board on a text message, a picture
+// on a photo), and an inline message is always edited in place. The
+// edits of a tap are queued in the outbox and not waited for (edits),
+// so that the next update of the chat need not wait for flood control;
+// the update leaves the inbox once they are made. The edits of a typed
+// command and of an expiry are waited for, so that a board whose message
+// is gone is posted anew.
+type front struct {
+	b *Bot
+	// chat is the request's chat; 0 for none.
+	chat int64
+	// replyTo is the typed message a reply answers; 0 for none.
+	replyTo int
+	// query is the callback query of a tap, which Notify answers; ""
+	// for none.
+	query string
+	// tapped is the message of a tap; nil for none.
+	tapped *tgbotapi.Message
+	// inline is the inline message that is the request's whole chat; ""
+	// for none.
+	inline string
+	// wait makes edits wait for their outcome.
+	wait bool
+	// lend runs a long wait of the update's job (the scheduler's lend);
+	// nil outside a job.
+	lend func(wait func())
+
+	mu       sync.Mutex
+	answered bool
+	// notice is the answer a tap is owed: it goes once the decision was
+	// carried out, after the messages and files it sent, so that an
+	// answered tap has its effects out but the edits it queued, which the
+	// answer never waits for.
+	notice string
+	owed   bool
+	// edits are the outcomes of the edits queued without waiting.
+	edits []chan error
+}
+
+// Platform returns Telegram's platform.
+func (f *front) Platform() session.Platform { return Platform }
+
+// Notify owes the tap's callback query the answer text, a toast (none
+// when empty), once (see ack); for a typed message, a non-empty text is
+// a reply.
+func (f *front) Notify(ctx context.Context, text string) error {
+	f.mu.Lock()
+	first := !f.answered
+	f.answered = true
+	if f.query != "" && first {
+		f.notice, f.owed = text, true
+	}
+	f.mu.Unlock()
+	if f.query == "" && text != "" && f.chat != 0 {
+		_, err := f.sendMessage(ctx, f.chat, f.replyTo, text, nil)
+		return f.b.logged("sending a notice", err)
+	}
+	return nil
+}
+
+// ack answers the tap's callback query, when the answer is owed.
+func (f *front) ack(ctx context.Context) {
+	f.mu.Lock()
+	owed, text := f.owed, f.notice
+	f.owed = false
+	f.mu.Unlock()
+	if owed {
+		f.b.answerLogged(ctx, f.query, text)
+	}
+}
+
+// Send posts m in the request's chat: text with the answers to its
+// question, or a board (after its note). A board new to a tapped message
+// takes its place when the message is of the board's kind; in an inline
+// message it always does.
+func (f *front) Send(ctx context.Context, _ string, m adapters.Message) (string, error) {
+	if f.inline != "" {
+		if m.Game == nil {
+			return "", f.b.logged("saying something in an inline message", errors.New("telegram: an inline message takes no new message"))
+		}
+		return f.inline, f.editInline(ctx, f.inline, m)
+	}
+	if f.chat == 0 {
+		return "", errors.New("telegram: no chat to post in")
+	}
+	if m.Game == nil {
+		var kb *tgbotapi.InlineKeyboardMarkup
+		if m.Buttons != nil {
+			kb = inlineKeyboard(*m.Buttons)
+		}
+		id, err := f.sendMessage(ctx, f.chat, f.replyTo, m.Text, kb)
+		return strconv.Itoa(id), f.b.logged("sending a reply", err)
+	}
+	if f.tapped != nil && (len(f.tapped.Photo) > 0) == hasPicture(*m.Game, m.Lang) {
+		id := strconv.Itoa(f.tapped.MessageID)
+		return id, f.Edit(ctx, adapters.Place{Platform: Platform, Chat: chatKey(f.chat), Message: id}, m)
+	}
+	if m.Text != "" {
+		if _, err := f.sendMessage(ctx, f.chat, f.replyTo, m.Text, nil); err != nil {
+			f.b.logged("sending a note", err)
+		}
+	}
+	replyTo := f.replyTo
+	if f.tapped != nil {
+		replyTo = f.tapped.MessageID
+	}
+	id, err := f.sendBoard(ctx, f.chat, replyTo, *m.Game, m.Lang, m.WindowIn(render.TelegramLayout))
+	return strconv.Itoa(id), f.b.logged("sending a board", err)
+}
+
+// Edit changes message at to show m's board: a board message keeps its
+// kind (text or photo) for good. A message Telegram no longer has (400)
+// is gone, which only waited edits learn.
+func (f *front) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
+	if m.Game == nil {
+		return fmt.Errorf("telegram: edit %s: %w", at.Message, adapters.ErrGone)
+	}
+	if id, ok := IsInlineChat(at.Chat); ok {
+		return f.editInline(ctx, id, m)
+	}
+	chat, err1 := strconv.ParseInt(at.Chat, 10, 64)
+	id, err2 := strconv.Atoi(at.Message)
+	if err1 != nil || err2 != nil {
+		return f.b.logged("editing a board", fmt.Errorf("telegram: edit message %q of chat %q: not Telegram's", at.Message, at.Chat))
+	}
+	text, png, kb, err := f.b.board(*m.Game, m.Lang, m.WindowIn(render.TelegramLayout))
+	if err != nil {
+		return f.b.logged("drawing a board", err)
+	}
+	var method string
+	var c tgbotapi.Chattable
+	if png != nil {
+		media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileBytes{Name: "board.png", Bytes: png})
+		media.Caption = text
+		method, c = "editMessageMedia", tgbotapi.EditMessageMediaConfig{BaseEdit: tgbotapi.BaseEdit{ChatID: chat, MessageID: id, ReplyMarkup: kb}, Media: media}
+	} else {
+		e := tgbotapi.NewEditMessageText(chat, id, text)
+		e.ReplyMarkup = kb
+		method, c = "editMessageText", e
+	}
+	k := messageKey{chat: chat, id: id}
+	if !f.wait {
+		f.queue(k, method, c)
+		return nil
+	}
+	err = f.waitEdit(ctx, k, method, c)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Code == 400 {
+		f.b.log.Info("the board message is gone; sending a new one", "chat", chat, "game", m.Game.ID(), "err", err)
+		return fmt.Errorf("telegram: edit message %d: %w: %w", id, adapters.ErrGone, err)
+	}
+	return f.b.logged("editing a board", err)
+}
+
+// editInline edits inline message id to show m's board, always as text:
+// the emoji board of the whole game, with the window's buttons on boards
+// larger than the keyboard.
+func (f *front) editInline(ctx context.Context, id string, m adapters.Message) error {
+	c := render.Compose(*m.Game, m.Lang, render.TelegramLayout, m.WindowIn(render.TelegramLayout))
+	e := tgbotapi.EditMessageTextConfig{BaseEdit: tgbotapi.BaseEdit{InlineMessageID: id, ReplyMarkup: inlineKeyboard(c.Keyboard)}, Text: c.Text}
+	k := messageKey{chat: inlineKey(id), inline: id}
+	if !f.wait {
+		f.queue(k, "editMessageText", e)
+		return nil
+	}
+	return f.b.logged("editing an inline board", f.waitEdit(ctx, k, "editMessageText", e))
+}
+
+// queue queues an edit in the outbox, its outcome kept in f.edits.
+func (f *front) queue(k messageKey, method string, c tgbotapi.Chattable) {
+	done := make(chan error, 1)
+	f.mu.Lock()
+	f.edits = append(f.edits, done)
+	f.mu.Unlock()
+	f.b.outbox.put(k, method, c, done)
+}
+
+// waitEdit queues an edit and waits for its outcome, or for ctx; the
+// wait for the edit's turn under flood control runs through f.lend, so
+// that it holds up no other chat.
+func (f *front) waitEdit(ctx context.Context, k messageKey, method string, c tgbotapi.Chattable) error {
+	f.ack(ctx)
+	done := make(chan error, 1)
+	f.b.outbox.put(k, method, c, done)
+	var err error
+	wait := func() {
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if f.lend != nil {
+		f.lend(wait)
+	} else {
+		wait()
+	}
+	return err
+}
+
+// Attach sends what the actor asked for to the chat: a photo (the chart,
+// with its 📈 button), an animation (a replay) or a message (a record).
+func (f *front) Attach(ctx context.Context, file adapters.File) error {
+	if f.chat == 0 {
+		return f.b.logged("sending a file", errors.New("telegram: no chat to send a file to"))
+	}
+	var err error
+	switch file.Kind {
+	case adapters.Picture:
+		var kb *tgbotapi.InlineKeyboardMarkup
+		if file.Buttons != nil {
+			kb = inlineKeyboard(*file.Buttons)
+		}
+		_, err = f.sendPhoto(ctx, f.chat, f.replyTo, file.Data, truncate(file.Caption, maxCaption), kb)
+	case adapters.Animation:
+		_, err = f.sendAnimation(ctx, f.chat, f.replyTo, file.Data, file.Caption)
+	case adapters.Record:
+		_, err = f.sendMessage(ctx, f.chat, f.replyTo, file.Caption, nil)
+	}
+	return f.b.logged("sending a file", err)
+}
+
+// made waits for the outcome of every edit queued without waiting, logs
+// the failures, and reports whether each was made or failed for good,
+// rather than cut short by the Bot's stop.
+func (f *front) made() bool {
+	f.mu.Lock()
+	edits := f.edits
+	f.mu.Unlock()
+	final := true
+	for _, d := range edits {
+		err := <-d
+		switch {
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+			final = false
+		case err != nil:
+			f.b.log.Error("editing a message failed", "err", err)
+		}
+	}
+	return final
+}
+
+// queued reports whether edits were queued without waiting.
+func (f *front) queued() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.edits) > 0
+}
+
+// logged logs err, when not nil, as the failure of what, and returns it.
+func (b *Bot) logged(what string, err error) error {
+	if err != nil {
+		b.log.Error(what+" failed", "err", err)
+	}
+	return err
+}
+
+// hasPicture reports whether the message that shows v is a photo: a board
+// larger than the keyboard.
+func hasPicture(v session.View, l render.Lang) bool {
+	return render.Compose(v, l, render.TelegramLayout, nil).HasPicture
+}
+
+// outbox holds the edits of messages waiting for their flood-control
+// slot (see limiter), at most one per message: an edit queued while an
+// older edit of the same message still waits replaces it, so a message
+// that changes faster than its chat may be edited skips the states in
+// between and always ends up showing the latest one. Edits of one message
+// are made one at a time, in the order queued; each queued message has a
+// goroutine that ends when nothing is left to send for it.
+//
+// An outbox is safe for concurrent use.
+type outbox struct {
+	b   *Bot
+	ctx context.Context // bounds every edit, as Bot.work
+
+	mu      sync.Mutex
+	pending map[messageKey]*outgoing
+	changed chan struct{} // closed and replaced when a message leaves pending
+}
+
+// messageKey names a message: message id of chat, or the inline message
+// inline, whose chat is its inlineKey.
+type messageKey struct {
+	chat   int64
+	id     int
+	inline string
+}
+
+// edit is one edit call.
+type edit struct {
+	method string
+	c      tgbotapi.Chattable
+}
+
+// outgoing is the queue of one message: the newest edit not yet sent,
+// who waits for it, and who waits for the edit being sent.
+type outgoing struct {
+	next    *edit
+	waiting []chan error
+	sending []chan error
+}
+
+// newOutbox returns an empty outbox of b's edits bounded by ctx.
+func newOutbox(b *Bot, ctx context.Context) *outbox {
+	return &outbox{b: b, ctx: ctx, pending: map[messageKey]*outgoing{}, changed: make(chan struct{})}
+}
+
+// put queues an edit of message k, replacing the one of that message
+// still waiting, and returns at once. When done is not nil, it gets the
+// outcome of the edit that carries this one's content or a newer one
+// (nil for "message is not modified"); otherwise a failure is logged.
+// done must have room for one value.
+func (o *outbox) put(k messageKey, method string, c tgbotapi.Chattable, done chan error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	m, busy := o.pending[k]
+	if !busy {
+		m = &outgoing{}
+		o.pending[k] = m
+		go o.send(k, m)
+	}
+	m.next = &edit{method, c}
+	m.waiting = append(m.waiting, done)
+}
+
+// send makes the edits of message k until none is left. Each call takes
+// the newest edit only once its flood-control slot is granted, so that
+// every edit queued while it waited is replaced by the newest; a retry
+// (after a refusal or a failure) takes the newest edit again.
+func (o *outbox) send(k messageKey, m *outgoing) {
+	for {
+		var last *edit
+		take := func() error {
+			o.mu.Lock()
+			if m.next != nil {
+				last, m.next = m.next, nil
+				m.sending = append(m.sending, m.waiting...)
+				m.waiting = nil
+			}
+			e := last
+			o.mu.Unlock()
+			_, err := o.b.api.Request(e.c)
+			return err
+		}
+		o.mu.Lock()
+		method := m.next.method
+		o.mu.Unlock()
+		err := o.b.call(o.ctx, method, true, o.b.paced(o.ctx, k.chat, nil, take))
+		if errors.Is(err, ErrNotModified) {
+			err = nil
+		}
+
+		o.mu.Lock()
+		logged := false
+		for _, done := range m.sending {
+			if done != nil {
+				done <- err
+			} else if err != nil && !logged {
+				logged = true
+				o.b.log.Error("editing a message failed", "chat", k.chat, "message", k.id, "inline", k.inline != "", "err", err)
+			}
+		}
+		m.sending = nil
+		if last == nil {
+			// The slot never came (the outbox's context ended): whoever
+			// waits gets the error.
+			for _, done := range m.waiting {
+				if done != nil {
+					done <- err
+				}
+			}
+			m.waiting, m.next = nil, nil
+		}
+		if m.next == nil {
+			delete(o.pending, k)
+			close(o.changed)
+			o.changed = make(chan struct{})
+			o.mu.Unlock()
+			return
+		}
+		o.mu.Unlock()
+	}
+}
+
+// flush waits until every edit queued for chat (0: for any chat) was
+// made (or failed), or for ctx.
+func (o *outbox) flush(ctx context.Context, chat int64) error {
+	for {
+		o.mu.Lock()
+		n, ch := 0, o.changed
+		for k := range o.pending {
+			if chat == 0 || k.chat == chat {
+				n++
+			}
+		}
+		o.mu.Unlock()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }

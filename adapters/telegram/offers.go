@@ -11,27 +11,6 @@ import (
 	"github.com/boardbot/boardbot/session"
 )
 
-// Inline games are played in a message that a user posts through the
-// bot into any chat (Telegram's inline mode). The message is its own
-// chat: the session chat InlineChat(id) holds the games of inline
-// message id, and their message is id, so that taps, stale and doubled
-// taps, strangers, expiry, stats and languages work as in any chat; the
-// dispatcher treats it as a chat that is one message
-// (adapters.Request.Alone).
-
-// InlineChatPrefix begins the session chat of an inline message.
-const InlineChatPrefix = "inline:"
-
-// InlineChat returns the session chat of the inline message id.
-func InlineChat(id string) string { return InlineChatPrefix + id }
-
-// IsInlineChat reports whether a session chat is an inline message's,
-// and returns that message's id.
-func IsInlineChat(chat string) (id string, ok bool) {
-	id, ok = strings.CutPrefix(chat, InlineChatPrefix)
-	return id, ok && id != ""
-}
-
 // ErrNoOffer is returned by InlineOffers when the words of an inline
 // query match no game, and by ParseInlineOffer and ParseInlineStart for
 // data no offer produced.

@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"context"
 	"strings"
 	"unicode"
 
@@ -10,48 +11,6 @@ import (
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 )
-
-// Telegram's limits on inline keyboards.
-const (
-	// MaxRowButtons is the most buttons Telegram shows in one row.
-	MaxRowButtons = 8
-	// MaxButtons is the most buttons of one inline keyboard.
-	MaxButtons = 100
-)
-
-// inlineKeyboard maps a render keyboard onto an inline keyboard within
-// Telegram's limits: a row wider than MaxRowButtons is left out whole (a
-// board row must not wrap, or taps would land on the wrong cells), then
-// rows are left out from the top until at most MaxButtons remain, so the
-// control rows, which come last, stay. Cells left out are still reached
-// by typed coordinates. It returns nil for a keyboard with no buttons.
-func inlineKeyboard(kb render.Keyboard) *tgbotapi.InlineKeyboardMarkup {
-	var rows [][]tgbotapi.InlineKeyboardButton
-	total := 0
-	for _, r := range kb.Rows {
-		if len(r) == 0 || len(r) > MaxRowButtons {
-			continue
-		}
-		row := make([]tgbotapi.InlineKeyboardButton, len(r))
-		for i, b := range r {
-			label := b.Label
-			if strings.TrimSpace(label) == "" {
-				label = "·"
-			}
-			row[i] = tgbotapi.NewInlineKeyboardButtonData(label, adapters.EncodeAction(b.Action))
-		}
-		rows = append(rows, row)
-		total += len(row)
-	}
-	for total > MaxButtons {
-		total -= len(rows[0])
-		rows = rows[1:]
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
-}
 
 // The start menu's buttons carry callback data this package owns, told
 // apart from the shared codec's by its prefix:
@@ -141,4 +100,36 @@ func levelsMenu(l render.Lang, g *menuGame) *tgbotapi.InlineKeyboardMarkup {
 	}
 	back := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonData(render.T(l, render.MsgBack), menuPrefix)}
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{row, back}}
+}
+
+// onMenu handles a button of the start menu: it edits the menu in place,
+// and a level button starts the game, whose board takes the menu's place
+// (or comes below it when the board is a picture).
+func (b *Bot) onMenu(ctx context.Context, f *front, q *tgbotapi.CallbackQuery, req adapters.Request) handling {
+	c, ok := parseMenu(q.Data)
+	if !ok || !hasButton(q.Message, q.Data) || c.game == nil || c.level == 0 {
+		lang := b.disp.Lang(ctx, req)
+		switch {
+		case !ok || !hasButton(q.Message, q.Data):
+			b.answerLogged(ctx, q.ID, render.T(lang, render.MsgBadCallback))
+			return handling{}
+		case c.game == nil:
+			f.editMenu(ctx, render.T(lang, render.MsgPickGame), gamesMenu(lang))
+		default:
+			f.editMenu(ctx, render.T(lang, render.MsgPickLevel, c.game.label(lang)), levelsMenu(lang, c.game))
+		}
+		b.answerLogged(ctx, q.ID, "")
+		return handling{front: f}
+	}
+	args := adapters.DefaultPlay()
+	args.Level = c.level
+	args.Rules, _ = engine.Preset(c.game.preset)
+	return b.carry(ctx, f, b.disp.Play(ctx, req, args))
+}
+
+// editMenu edits the tapped menu message to show text and kb.
+func (f *front) editMenu(ctx context.Context, text string, kb *tgbotapi.InlineKeyboardMarkup) {
+	e := tgbotapi.NewEditMessageText(f.chat, f.tapped.MessageID, text)
+	e.ReplyMarkup = kb
+	f.queue(messageKey{chat: f.chat, id: f.tapped.MessageID}, "editMessageText", e)
 }
