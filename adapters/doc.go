@@ -17,11 +17,11 @@
 // reads a decision, and none holds game state: what a tap needs is in its
 // callback data and the stored game.
 //
-// The files: dispatcher.go (requests, the builder of decisions,
-// refusals), taps.go (buttons), typed.go (commands and typed moves),
-// records.go (history, replays, records, stats, charts, leaderboards),
-// effects.go (decisions, fronts, Carry), command.go and callback.go (the
-// grammar and the codec).
+// The files: dispatcher.go (requests, decisions and their effects,
+// fronts and Carry, refusals), taps.go (the callback-data codec and what a
+// tap does), typed.go (commands and typed moves), records.go (history,
+// replays, records, stats, charts, leaderboards) and command.go (the
+// grammar). docs/architecture.md follows one tap through them.
 //
 // A Dispatcher is safe for concurrent use; Carry is as safe as the fronts
 // it is given.

@@ -3,13 +3,17 @@
 // /chatlang, /help) registered by bulk overwrite at start, and boards as
 // messages whose buttons are the cells.
 //
-// Every interaction is answered within Discord's three seconds: a tap on
-// a board is answered by updating that message in place, a refusal by an
-// ephemeral reply only the tapper sees, and when the AI may think longer
-// (adapters.Dispatcher.SlowTap and SlowText: hard on boards larger than
-// 4×4, the AI pool's rule; or any action still running after
-// Config.DeferAfter) the interaction is deferred first and the message
-// edited once the move is committed.
+// Every interaction is answered within Discord's three seconds, with its
+// first effect in the answer itself (through the gateway, the callback;
+// through the Interactions Endpoint URL, the HTTP response): a tap on a
+// board updates that message in place (type 7), a command posts its
+// message (type 4), a refusal is an ephemeral reply only the tapper sees.
+// The answer is written once the decision is committed. When the AI
+// searches longer (the session's Request.Think hook: hard on boards
+// larger than 4×4, the AI pool's rule), or an action is still running
+// when Config.DeferAfter has passed since the interaction arrived (one
+// timer, from Config.After), the interaction is deferred first (type 6
+// or 5) and its message edited once, when the move is committed.
 //
 // Messages are render.Compose in render.DiscordLayout: a game's board or
 // a duel challenge (/play with an opponent, addressed to that member's

@@ -38,8 +38,9 @@ type Config struct {
 	// worker mostly waits, on the Bot API or on the database's commit, and
 	// the commits of concurrent workers share one fsync. An update whose
 	// hard AI move waits for or runs in the session's AI pool does not
-	// count while it does (see session.WithLender): another worker takes
-	// its place, so the pool's queue, not this, bounds those moves.
+	// count while it does (the session.Request.Think hook lends its
+	// worker out, as does a call held by flood control): another worker
+	// takes its place, so the pool's queue, not this, bounds those moves.
 	Workers int
 	// Queue is how many received updates may wait for a worker before
 	// polling pauses (or webhook requests wait). Default 1024.
