@@ -90,12 +90,9 @@ func (b *builder) command(text string) Decision {
 	case CmdAccept, CmdDecline, CmdCancel:
 		return b.answer(cmd.Name)
 	case CmdRematch:
-		last, err := t.Last()
-		if errors.Is(err, session.ErrNotFound) {
-			return b.say(render.T(lang, render.MsgNoFinishedGame), nil)
-		}
-		if err != nil {
-			return b.refuse(last, err, true)
+		last, dec := b.lastFinished()
+		if dec != nil {
+			return *dec
 		}
 		return b.rematch(last.ID(), true)
 	case CmdStats:
@@ -103,12 +100,9 @@ func (b *builder) command(text string) Decision {
 	case CmdHistory:
 		return b.history()
 	case CmdExport:
-		last, err := t.Last()
-		if errors.Is(err, session.ErrNotFound) {
-			return b.say(render.T(lang, render.MsgNoFinishedGame), nil)
-		}
-		if err != nil {
-			return b.refuse(last, err, true)
+		last, dec := b.lastFinished()
+		if dec != nil {
+			return *dec
 		}
 		return b.attach(File{Kind: Record, Caption: render.Export(last, lang)})
 	case CmdTop:
@@ -237,6 +231,20 @@ func (b *builder) onScreen() (session.View, *Decision) {
 		dec = b.askWhich(t.choose)
 	default:
 		return t.game, nil
+	}
+	return session.View{}, &dec
+}
+
+// lastFinished returns the last game the user finished in the chat, or
+// the decision that answers when there is none or it cannot be read.
+func (b *builder) lastFinished() (session.View, *Decision) {
+	last, err := b.t.Last()
+	if err == nil {
+		return last, nil
+	}
+	dec := b.refuse(last, err, true)
+	if errors.Is(err, session.ErrNotFound) {
+		dec = b.say(render.T(b.lang, render.MsgNoFinishedGame), nil)
 	}
 	return session.View{}, &dec
 }

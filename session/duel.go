@@ -171,18 +171,7 @@ func (v View) IsFor(u User) bool {
 func (t *Turn) answer(id GameID, what string, change func(*Game, role) error) (View, error) {
 	who := t.req.Actor
 	defer t.s.locks.lock(string(id))()
-	load := func() (Game, View, error) {
-		if v, err := t.duplicate(); err != nil {
-			return Game{}, v, err
-		}
-		g, err := t.loadFor(id)
-		if err != nil {
-			return Game{}, View{}, err
-		}
-		v, err := t.expireIfDue(&g)
-		return g, v, err
-	}
-	return t.change(load, func(g *Game) (Status, bool, error) {
+	return t.change(t.loader(id), func(g *Game) (Status, bool, error) {
 		if g.Status != Open {
 			if what == "accept" && g.Status.Played() && g.Challenger != engine.Empty &&
 				g.SideOf(who.User.ID) == g.Challenger.Opponent() {

@@ -612,6 +612,24 @@ func (t *Turn) duplicated(v View, err error) (View, error) {
 	return dv, err
 }
 
+// loader returns the load of a change (see change) to game id: it
+// refuses another handling of the turn's update (ErrDuplicate), reads the
+// game for the actor and ends it when its deadline has passed
+// (ErrExpired, with its view).
+func (t *Turn) loader(id GameID) func() (Game, View, error) {
+	return func() (Game, View, error) {
+		if v, err := t.duplicate(); err != nil {
+			return Game{}, v, err
+		}
+		g, err := t.loadFor(id)
+		if err != nil {
+			return Game{}, View{}, err
+		}
+		v, err := t.expireIfDue(&g)
+		return g, v, err
+	}
+}
+
 // change runs an action on a game that the actor loads with load (its
 // refusals and the view to show with them) and changes with apply,
 // committing the result; apply returns the status the game had before,
@@ -667,18 +685,7 @@ func (t *Turn) Resign(id GameID) (shown View, err error) {
 	who := t.req.Actor
 	defer t.verdict(&shown, &err)
 	defer t.s.locks.lock(string(id))()
-	load := func() (Game, View, error) {
-		if v, err := t.duplicate(); err != nil {
-			return Game{}, v, err
-		}
-		g, err := t.loadFor(id)
-		if err != nil {
-			return Game{}, View{}, err
-		}
-		v, err := t.expireIfDue(&g)
-		return g, v, err
-	}
-	return t.change(load, func(g *Game) (Status, bool, error) {
+	return t.change(t.loader(id), func(g *Game) (Status, bool, error) {
 		me := g.SideOf(who.User.ID)
 		switch {
 		case g.Status == Open:
