@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardbot/boardbot/engine"
 	"gopkg.in/yaml.v3"
+
+	"github.com/boardbot/boardbot/adapters/discord"
+	"github.com/boardbot/boardbot/engine"
 )
 
 // Secret is a value that must never be printed: its String and LogValue
@@ -95,6 +97,9 @@ type Config struct {
 		GuildID string `yaml:"guild_id"`
 		// APIBase replaces https://discord.com/ (a REST proxy, or a test).
 		APIBase string `yaml:"api_base"`
+		// DeferAfter is how long an interaction may run before its answer
+		// is deferred (Discord wants one within 3 s).
+		DeferAfter time.Duration `yaml:"defer_after"`
 		// Interactions, with a public key, serves the Interactions
 		// Endpoint URL instead of opening the gateway.
 		Interactions struct {
@@ -147,6 +152,7 @@ func defaultConfig() Config {
 	c.Limits.HintsPerGame = 3
 	c.ShutdownTimeout = 10 * time.Second
 	c.Discord.Interactions.Path = "/interactions"
+	c.Discord.DeferAfter = discord.DefaultDeferAfter
 	return c
 }
 

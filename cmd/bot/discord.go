@@ -26,6 +26,7 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire 
 		Token:      string(cfg.Discord.Token),
 		AppID:      cfg.Discord.AppID,
 		GuildID:    cfg.Discord.GuildID,
+		DeferAfter: cfg.Discord.DeferAfter,
 		Log:        log.With("platform", "discord"),
 		OnUpdate:   m.onUpdate(discord.Platform),
 		OnAPIError: m.onAPIError(discord.Platform),

@@ -16,6 +16,10 @@ import (
 // value the bot cannot use.
 var errBadValue = errors.New("bad value")
 
+// maxDeferAfter is the longest discord.defer_after accepted: the
+// deferral itself must still reach Discord within its 3 seconds.
+const maxDeferAfter = 2500 * time.Millisecond
+
 // maxThinkTime is the longest ai.think_time accepted: a move that takes
 // longer would outlive the platforms' patience with a tap.
 const maxThinkTime = time.Minute
@@ -107,6 +111,9 @@ func validate(c Config) error {
 	}
 	if !knownLocale(c.Console.Locale) {
 		bad("console.locale", c.Console.Locale, "en or zh (zh-CN, zh-hans… also work)")
+	}
+	if d := c.Discord.DeferAfter; d <= 0 || d > maxDeferAfter {
+		bad("discord.defer_after", d, "a duration above 0 and at most "+maxDeferAfter.String()+", within Discord's 3s, such as 2s")
 	}
 	if c.AI.ThinkTime < 0 || c.AI.ThinkTime > maxThinkTime {
 		bad("ai.think_time", c.AI.ThinkTime, "a duration from 0 (the default) to "+maxThinkTime.String()+", such as 1s")
