@@ -218,6 +218,7 @@ var baseCatalog = map[Key]map[Lang]string{
 	MsgMenuTop:        {English: "The best players", Chinese: "排行榜"},
 	MsgMenuLang:       {English: "Language: /lang en or /lang zh", Chinese: "语言：/lang en 或 /lang zh"},
 	MsgMenuHelp:       {English: "How to play", Chinese: "玩法说明"},
+	MsgUnsupported:    {English: "I can't do that here. Try /help.", Chinese: "这里做不到。试试 /help。"},
 	MsgSlashPlay:      {English: "Start a game against the AI, or challenge a member", Chinese: "开始与 AI 对局，或挑战一位成员"},
 	MsgSlashMove:      {English: "Place a stone by naming its cell", Chinese: "输入坐标落子"},
 	MsgSlashLang:      {English: "Choose the language the bot answers you in", Chinese: "选择机器人回复你的语言"},
@@ -584,4 +585,5 @@ const (
 	MsgMenuTop        Key = "menu_top"
 	MsgMenuLang       Key = "menu_lang"
 	MsgMenuHelp       Key = "menu_help"
+	MsgUnsupported    Key = "unsupported"
 )

@@ -210,11 +210,20 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), handleTimeout)
 	defer cancel()
+	r := &reply{b: b, i: i, resp: resp}
 	req, ok := request(i)
-	if !ok {
+	switch {
+	case i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionMessageComponent && i.Type != discordgo.InteractionModalSubmit:
+		// Autocomplete (the bot's options have fixed choices, so
+		// Discord sends none) and types this bot does not know: no
+		// answer is valid but an HTTP 400, which the endpoint gives.
+		return
+	case !ok || i.Type == discordgo.InteractionModalSubmit || (i.Type == discordgo.InteractionMessageComponent && i.Message == nil):
+		// The bot opens no modals, and an interaction without its
+		// user, channel or message is none it sent: refused at once.
+		r.ephemeral(ctx, render.T(render.LangOf(string(i.Locale)), render.MsgUnsupported))
 		return
 	}
-	r := &reply{b: b, i: i, resp: resp}
 	defer r.deferAt(ctx, deadline)()
 	// Marked with the interaction's id, its effect happens once even if
 	// it is delivered twice.
@@ -224,19 +233,13 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 		wait()
 	}
 	var d adapters.Decision
-	switch i.Type {
-	case discordgo.InteractionApplicationCommand:
+	if i.Type == discordgo.InteractionApplicationCommand {
 		d = b.command(ctx, i, req)
-	case discordgo.InteractionMessageComponent:
-		if i.Message == nil {
-			return
-		}
+	} else {
 		req.Message = i.Message.ID
 		customID := i.MessageComponentData().CustomID
 		req.HasButton = hasComponent(i.Message.Components, customID)
 		d = b.d.Tap(ctx, req, tapData(customID))
-	default:
-		return
 	}
 	binds := adapters.Carry(ctx, r, d, nil)
 	r.finish(ctx, d.Lang)

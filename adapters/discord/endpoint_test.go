@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
+	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
@@ -340,5 +342,67 @@ func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
 	extra := fake.Calls()[calls:]
 	if len(extra) != 1 || extra[0].Method != "PATCH" || !strings.HasSuffix(extra[0].Path, "/messages/@original") {
 		t.Errorf("REST calls of the deferred tap: %+v, want one edit of the original", extra)
+	}
+}
+
+// TestEndpointRefusesReplaysOfAnyID posts interactions whose ids are not
+// canonical numbers ("abc", "0800…") twice: each is answered once and its
+// replay is refused, as for any other id.
+func TestEndpointRefusesReplaysOfAnyID(t *testing.T) {
+	endpointFake(t)
+	r := startReplica(t, boltStore(t), 1)
+	for _, id := range []string{"abc", "0800000000000000001"} {
+		body := []byte(`{"id":"` + id + `","type":2,"application_id":"` + discordtest.AppID + `","token":"t-` + id +
+			`","version":1,"channel_id":"c9","user":{"id":"501","username":"ann"},"locale":"en-US","data":{"id":"cmd","name":"help","type":1}}`)
+		status, answer, err := discordtest.PostSigned(r.url, discordtest.Sign(testKey, time.Now(), body), body)
+		if err != nil || status != http.StatusOK || !strings.Contains(string(answer), `"type":4`) {
+			t.Fatalf("interaction %q: %d %s %v, want 200 and a message", id, status, answer, err)
+		}
+		r.waitHandled(t, id)
+		status, answer, err = discordtest.PostSigned(r.url, discordtest.Sign(testKey, time.Now(), body), body)
+		if err != nil || status != http.StatusUnauthorized {
+			t.Errorf("replay of interaction %q: %d %s %v, want 401", id, status, answer, err)
+		}
+	}
+}
+
+// TestEndpointAnswersWhatItDoesNotHandleAtOnce posts interactions the bot
+// does not handle: each gets an immediate answer, an ephemeral refusal
+// where one is valid and a 400 otherwise, and never a deferral left open.
+func TestEndpointAnswersWhatItDoesNotHandleAtOnce(t *testing.T) {
+	endpointFake(t)
+	r := startReplica(t, boltStore(t), 1)
+	const who = `"user":{"id":"501","username":"ann"},"locale":"zh-CN"`
+	for _, c := range []struct {
+		name, body string
+		ephemeral  bool
+	}{
+		{"autocomplete", `"type":4,"channel_id":"c9",` + who + `,"data":{"id":"cmd","name":"play","type":1,"options":[{"name":"game","type":3,"value":"go","focused":true}]}`, false},
+		{"unknown type", `"type":42,"channel_id":"c9",` + who, false},
+		{"modal submit", `"type":5,"channel_id":"c9",` + who + `,"data":{"custom_id":"form","components":[]}`, true},
+		{"command without a channel", `"type":2,` + who + `,"data":{"id":"cmd","name":"help","type":1}`, true},
+		{"command without a user", `"type":2,"channel_id":"c9","locale":"zh-CN","data":{"id":"cmd","name":"help","type":1}`, true},
+		{"component without its message", `"type":3,"channel_id":"c9",` + who + `,"data":{"custom_id":"p:1:0:0","component_type":2}`, true},
+	} {
+		id := strings.ReplaceAll(c.name, " ", "-")
+		body := []byte(`{"id":"` + id + `","application_id":"` + discordtest.AppID + `","token":"t-` + id + `","version":1,` + c.body + `}`)
+		status, answer, err := discordtest.PostSigned(r.url, discordtest.Sign(testKey, time.Now(), body), body)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var resp struct {
+			Type int `json:"type"`
+			Data struct {
+				Content string `json:"content"`
+				Flags   int    `json:"flags"`
+			} `json:"data"`
+		}
+		json.Unmarshal(answer, &resp)
+		switch {
+		case c.ephemeral && (status != http.StatusOK || resp.Type != 4 || resp.Data.Flags&64 == 0 || resp.Data.Content != render.T(render.Chinese, render.MsgUnsupported)):
+			t.Errorf("%s: %d %s, want an ephemeral refusal in Chinese", c.name, status, answer)
+		case !c.ephemeral && status != http.StatusBadRequest:
+			t.Errorf("%s: %d %s, want 400", c.name, status, answer)
+		}
 	}
 }
