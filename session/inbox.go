@@ -20,9 +20,11 @@ type InboxItem struct {
 }
 
 // ClaimTTL is how long an update kept by one process (a replica) is left
-// to it: a copy delivered to another process meanwhile is not handled
-// there.
-const ClaimTTL = 2 * time.Minute
+// to it after its claim was made or last renewed (Reclaim): a copy
+// delivered to another process meanwhile is not handled there, and no
+// other process takes it over. A process that lives renews its claims
+// well within it; one that died leaves them to expire.
+const ClaimTTL = 90 * time.Second
 
 // Receive keeps updates of platform p in the store, in one commit, so
 // that an update the platform was told was delivered survives a crash
@@ -68,7 +70,7 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 			if err != nil {
 				return err
 			}
-			if claimed && holder != s.holder && now.Sub(at) < ClaimTTL {
+			if claimed && s.heldElsewhere(holder, at, now) {
 				held = append(held, it.ID)
 				continue
 			}
@@ -82,6 +84,108 @@ func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (d
 		return nil, nil, fmt.Errorf("session: receive %d %s updates: %w", len(items), p, err)
 	}
 	return done, held, nil
+}
+
+// heldElsewhere reports whether a claim made by holder at time at keeps
+// an update from this process at time now: the claim of another process
+// that shares the store and renewed it within ClaimTTL. On a store no
+// other process shares, another holder is a process that stopped.
+func (s *Service) heldElsewhere(holder uint64, at, now time.Time) bool {
+	return holder != s.holder && s.kv.Shared() && now.Sub(at) < ClaimTTL
+}
+
+// Reclaim takes over, for this process, the updates of platform p that
+// other processes kept in the inbox and left unfinished: those whose
+// claim expired (ClaimTTL: its holder died), those given up (Release),
+// those of an earlier release, which have no claim, and, on a store no
+// other process shares (kv.Store.Shared), every one another process kept
+// (it stopped). It claims them for this process and renews the claims of
+// the updates this process keeps, and returns the ones it took, lowest
+// id first. A front calls it at start and then well within every
+// ClaimTTL, and handles what it returns; processes that call it at once
+// take each update once.
+func (s *Service) Reclaim(ctx context.Context, p Platform) ([]InboxItem, error) {
+	wrote, err := s.reclaim(ctx, p, func(it keptItem, now time.Time) (uint64, time.Time, bool) {
+		if it.claimed && s.heldElsewhere(it.holder, it.at, now) {
+			return 0, time.Time{}, false
+		}
+		return s.holder, now, true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session: reclaim %s updates: %w", p, err)
+	}
+	var taken []InboxItem
+	for _, it := range wrote {
+		if !it.claimed || it.holder != s.holder {
+			taken = append(taken, it.InboxItem)
+		}
+	}
+	return taken, nil
+}
+
+// Release gives up the claims of this process on the updates of platform
+// p it kept and did not finish, so that another process sharing the
+// store takes them over at once (Reclaim, or Receive of a copy) rather
+// than after ClaimTTL. A front calls it when it stops.
+func (s *Service) Release(ctx context.Context, p Platform) error {
+	_, err := s.reclaim(ctx, p, func(it keptItem, _ time.Time) (uint64, time.Time, bool) {
+		return 0, time.Unix(0, 0), it.claimed && it.holder == s.holder
+	})
+	if err != nil {
+		return fmt.Errorf("session: release %s updates: %w", p, err)
+	}
+	return nil
+}
+
+// reclaim gives the updates of platform p the claims that claim returns
+// (holder, time, and false to leave an update as it is), a commit's worth
+// at a time, and returns the updates it wrote, lowest id first, with the
+// claims they had.
+func (s *Service) reclaim(ctx context.Context, p Platform, claim func(it keptItem, now time.Time) (uint64, time.Time, bool)) ([]keptItem, error) {
+	var all []keptItem
+	done := map[int64]bool{}
+	limit := s.groupSize(2)
+	for {
+		var wrote []keptItem
+		more := false
+		err := s.kv.Update(ctx, func(kt kv.Tx) error {
+			tx := layout{kt}
+			wrote, more = wrote[:0], false
+			kept, err := tx.InboxClaims(p)
+			if err != nil {
+				return err
+			}
+			now := s.now()
+			for _, it := range kept {
+				if done[it.ID] {
+					continue
+				}
+				holder, at, ok := claim(it, now)
+				if !ok {
+					continue
+				}
+				if len(wrote) == limit {
+					more = true
+					break
+				}
+				if err := tx.PutInbox(p, it.InboxItem, holder, at); err != nil {
+					return err
+				}
+				wrote = append(wrote, it)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range wrote {
+			done[it.ID] = true
+		}
+		all = append(all, wrote...)
+		if !more {
+			return all, nil
+		}
+	}
 }
 
 // receivedItems are updates of a platform to keep.

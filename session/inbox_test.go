@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
 	"github.com/boardbot/boardbot/session/kv"
 )
 
@@ -41,12 +42,10 @@ func TestInboxKeepsUpdatesUntilHandledAcrossReopen(t *testing.T) {
 	}
 }
 
-func TestInboxClaimsHoldUpdatesForTheirKeeper(t *testing.T) {
-	st, _ := mustOpenStore(t)
-	c := newClock()
-	one := newClockService(st, c, 1, Config{})
-	two := newClockService(st, c, 2, Config{})
-	receive := func(s *Service, ids ...int64) string {
+// receiver returns a function that hands updates ids to s.Receive and
+// says what it reported.
+func receiver(t *testing.T) func(s *Service, ids ...int64) string {
+	return func(s *Service, ids ...int64) string {
 		t.Helper()
 		var items []InboxItem
 		for _, id := range ids {
@@ -58,6 +57,33 @@ func TestInboxClaimsHoldUpdatesForTheirKeeper(t *testing.T) {
 		}
 		return fmt.Sprintf("done %v held %v", done, held)
 	}
+}
+
+// reclaimed returns the ids s.Reclaim took.
+func reclaimed(t *testing.T, s *Service) string {
+	t.Helper()
+	items, err := s.Reclaim(ctx, "tg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, it := range items {
+		ids = append(ids, it.ID)
+	}
+	return fmt.Sprint(ids)
+}
+
+// sharedServices returns two services, as two replicas, on one embedded
+// etcd cluster, with the clock c.
+func sharedServices(t *testing.T, c *clock) (one, two *Service) {
+	cl := etcdtest.Start(t, 1)
+	return newClockService(cl.Store(t, "inbox/"), c, 1, Config{}), newClockService(cl.Store(t, "inbox/"), c, 2, Config{})
+}
+
+func TestInboxClaimsHoldUpdatesForTheirKeeper(t *testing.T) {
+	c := newClock()
+	one, two := sharedServices(t, c)
+	receive := receiver(t)
 	if got := receive(one, 1, 2); got != "done [] held []" {
 		t.Fatalf("first delivery: %s", got)
 	}
@@ -69,13 +95,63 @@ func TestInboxClaimsHoldUpdatesForTheirKeeper(t *testing.T) {
 	if got := receive(one, 2); got != "done [] held []" {
 		t.Fatalf("copy at the keeper: %s", got)
 	}
-	// An update kept by a replica older than ClaimTTL is taken over.
-	c.Advance(ClaimTTL + time.Second)
+	// A replica that starts, or reclaims, leaves a live replica's
+	// updates to it; the keeper renews its claims as it reclaims.
+	if got := reclaimed(t, two); got != "[]" {
+		t.Fatalf("reclaimed %s from a live replica", got)
+	}
+	c.Advance(ClaimTTL - time.Second)
+	if got := reclaimed(t, one); got != "[]" {
+		t.Fatalf("the keeper reclaimed its own updates: %s", got)
+	}
+	c.Advance(2 * time.Second)
+	if got := receive(two, 1); got != "done [] held [1]" {
+		t.Fatalf("copy of a renewed claim: %s, want 1 held", got)
+	}
+	// Claims not renewed within ClaimTTL are a dead replica's: taken
+	// over, by a copy or by Reclaim, once.
+	c.Advance(ClaimTTL)
 	if got := receive(two, 1); got != "done [] held []" {
 		t.Fatalf("copy after the claim expired: %s", got)
 	}
+	if got := reclaimed(t, two); got != "[2]" {
+		t.Fatalf("reclaimed %s after the claims expired, want [2] (1 it took, 3 is its own)", got)
+	}
+	if got := reclaimed(t, one); got != "[]" {
+		t.Fatalf("the first keeper took back %s", got)
+	}
 	if got := receive(one, 1); got != "done [] held [1]" {
 		t.Fatalf("copy at the first keeper after the take-over: %s", got)
+	}
+}
+
+func TestReleasedUpdatesAreTakenOverAtOnce(t *testing.T) {
+	c := newClock()
+	one, two := sharedServices(t, c)
+	receive := receiver(t)
+	receive(one, 5, 6)
+	receive(two, 7)
+	if err := one.Release(ctx, "tg"); err != nil {
+		t.Fatal(err)
+	}
+	if got := reclaimed(t, two); got != "[5 6]" {
+		t.Fatalf("reclaimed %s after a release, want [5 6]", got)
+	}
+}
+
+func TestAStoreNobodySharesHoldsNoClaimOfAnother(t *testing.T) {
+	st, _ := mustOpenStore(t)
+	c := newClock()
+	gone, now := newClockService(st, c, 1, Config{}), newClockService(st, c, 2, Config{})
+	receive := receiver(t)
+	receive(gone, 1, 2)
+	// On a bbolt file another holder is a process that stopped: its
+	// updates are taken at once.
+	if got := receive(now, 2); got != "done [] held []" {
+		t.Fatalf("copy of a stopped process's update: %s", got)
+	}
+	if got := reclaimed(t, now); got != "[1]" {
+		t.Fatalf("reclaimed %s, want [1]", got)
 	}
 }
 

@@ -347,10 +347,17 @@ func (t layout) DeleteInbox(p Platform, id int64) error {
 // platform p, and whether there is one.
 func (t layout) InboxClaim(p Platform, id int64) (uint64, time.Time, bool, error) {
 	rec, err := t.tx.Get(bucketInbox, inboxKey(p, id))
-	if err != nil || len(rec) < inboxHeader || rec[0] != inboxSchema {
-		return 0, time.Time{}, false, err
+	holder, at, ok := inboxClaim(rec)
+	return holder, at, ok, err
+}
+
+// inboxClaim returns the holder and time of the claim of an inbox
+// record, and whether it has one.
+func inboxClaim(rec []byte) (uint64, time.Time, bool) {
+	if len(rec) < inboxHeader || rec[0] != inboxSchema {
+		return 0, time.Time{}, false
 	}
-	return binary.BigEndian.Uint64(rec[1:]), time.Unix(0, int64(binary.BigEndian.Uint64(rec[9:]))), true, nil
+	return binary.BigEndian.Uint64(rec[1:]), time.Unix(0, int64(binary.BigEndian.Uint64(rec[9:]))), true
 }
 
 // inboxData returns the update's bytes of an inbox record.
@@ -363,13 +370,36 @@ func inboxData(rec []byte) []byte {
 
 // Inbox returns the kept updates of platform p, lowest id first.
 func (t layout) Inbox(p Platform) ([]InboxItem, error) {
+	kept, err := t.InboxClaims(p)
+	items := make([]InboxItem, len(kept))
+	for i, k := range kept {
+		items[i] = k.InboxItem
+	}
+	return items, err
+}
+
+// keptItem is an update of the inbox with its claim.
+type keptItem struct {
+	InboxItem
+	// holder kept the update at time at; claimed is false for a record
+	// of an earlier release, which has no claim.
+	holder  uint64
+	at      time.Time
+	claimed bool
+}
+
+// InboxClaims returns the kept updates of platform p with their claims,
+// lowest id first.
+func (t layout) InboxClaims(p Platform) ([]keptItem, error) {
 	prefix := []byte(string(p) + "\x00")
-	var items []InboxItem
+	var items []keptItem
 	err := t.scanPrefix(bucketInbox, prefix, func(k, v []byte) bool {
-		if len(k) == len(prefix)+8 {
-			id := int64(binary.BigEndian.Uint64(k[len(prefix):]) ^ (1 << 63))
-			items = append(items, InboxItem{ID: id, Data: bytes.Clone(inboxData(v))})
+		if len(k) != len(prefix)+8 {
+			return true
 		}
+		it := keptItem{InboxItem: InboxItem{ID: int64(binary.BigEndian.Uint64(k[len(prefix):]) ^ (1 << 63)), Data: bytes.Clone(inboxData(v))}}
+		it.holder, it.at, it.claimed = inboxClaim(v)
+		items = append(items, it)
 		return true
 	})
 	return items, err

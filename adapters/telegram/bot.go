@@ -112,6 +112,12 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.outbox.flush(work, 0)
 		edited.Wait()
 		stop.Stop()
+		// What is left unhandled goes to another replica at once.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.cfg.RequestTimeout)
+		defer cancel()
+		if err := b.svc.Release(rctx, Platform); err != nil {
+			b.log.Error("releasing the unhandled updates failed; another replica takes them over when their claims expire", "err", err)
+		}
 	}
 	// An update is kept in the session's inbox from before Telegram is
 	// told it arrived until it was handled and the edits it queued were
@@ -199,25 +205,22 @@ func updateChat(u tgbotapi.Update) int64 {
 	return 0
 }
 
-// replay submits the updates a crash left in the inbox and returns their
-// ids, so that poll skips them when Telegram delivers them again; they
-// are claimed, so that the webhook does not queue them again either. An
+// replay submits the updates a crash, or a stop, left in the inbox that
+// no live process holds (session.Service.Reclaim) and returns their ids,
+// so that poll skips them when Telegram delivers them again; they are
+// claimed, so that the webhook does not queue them again either. An
 // update whose effect was committed before the crash is handled again
 // all the same: the session refuses the effect (session.ErrDuplicate)
 // and its game is shown as it is, in case the crash came before that.
 func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (map[int]bool, error) {
-	pending, err := b.svc.Pending(ctx, Platform)
+	pending, err := b.svc.Reclaim(ctx, Platform)
 	if err != nil {
 		return nil, fmt.Errorf("telegram: read the inbox: %w", err)
 	}
 	replayed := make(map[int]bool, len(pending))
 	for _, it := range pending {
-		var u tgbotapi.Update
-		if err := json.Unmarshal(it.Data, &u); err != nil {
-			b.log.Error("dropping an unreadable update from the inbox", "update", it.ID, "err", err)
-			if err := b.svc.Handled(ctx, Platform, session.Finished{Update: strconv.FormatInt(it.ID, 10)}); err != nil {
-				return nil, fmt.Errorf("telegram: clear the inbox: %w", err)
-			}
+		u, ok := b.kept(ctx, it)
+		if !ok {
 			continue
 		}
 		if cl, ok := b.claims.take(u.UpdateID); ok {
@@ -234,33 +237,41 @@ func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.
 	return replayed, nil
 }
 
-// reclaim submits, on each tick of Config.Reclaim until ctx ends, the
-// updates of the inbox that were there on the previous tick too and that
-// this process does not hold: another replica accepted them and stopped
-// before it finished. Handling them again is safe: their effect commits
-// once, with their update mark.
+// kept returns the update of an inbox item; an unreadable one is dropped
+// from the inbox.
+func (b *Bot) kept(ctx context.Context, it session.InboxItem) (tgbotapi.Update, bool) {
+	var u tgbotapi.Update
+	if err := json.Unmarshal(it.Data, &u); err != nil {
+		b.log.Error("dropping an unreadable update from the inbox", "update", it.ID, "err", err)
+		if err := b.svc.Handled(ctx, Platform, session.Finished{Update: strconv.FormatInt(it.ID, 10)}); err != nil {
+			b.log.Error("clearing the inbox failed", "update", it.ID, "err", err)
+		}
+		return u, false
+	}
+	return u, true
+}
+
+// reclaim, on each tick of Config.Reclaim until ctx ends, renews the
+// claims of the updates this process keeps and submits those another
+// replica left (session.Service.Reclaim): it died, so that its claims
+// expired, or it stopped and released them. Handling them again is
+// safe: their effect commits once, with their update mark.
 func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) {
-	var seen map[int64]bool
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-b.cfg.Reclaim:
 		}
-		pending, err := b.svc.Pending(ctx, Platform)
+		taken, err := b.svc.Reclaim(ctx, Platform)
 		if err != nil {
-			b.log.Error("reading the inbox to reclaim updates failed", "err", err)
+			b.log.Error("reclaiming updates failed", "err", err)
 			continue
 		}
-		now := make(map[int64]bool, len(pending))
-		for _, it := range pending {
-			now[it.ID] = true
-			if !seen[it.ID] {
+		for _, it := range taken {
+			u, ok := b.kept(ctx, it)
+			if !ok {
 				continue
-			}
-			var u tgbotapi.Update
-			if err := json.Unmarshal(it.Data, &u); err != nil {
-				continue // replay at start drops it
 			}
 			cl, first := b.claims.take(u.UpdateID)
 			if !first {
@@ -273,7 +284,6 @@ func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi
 			}
 			b.log.Info("reclaimed an update another replica left unhandled", "update", u.UpdateID)
 		}
-		seen = now
 	}
 }
 

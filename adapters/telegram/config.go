@@ -73,11 +73,12 @@ type Config struct {
 	// ShutdownTimeout bounds how long Run waits, after its context ends,
 	// for queued updates to be handled. Default 10 s.
 	ShutdownTimeout time.Duration
-	// Reclaim, when set, delivers the ticks on which the Bot takes over
-	// the updates kept in the store's inbox that were there, unhandled,
-	// on the previous tick too: those a replica that stopped had accepted
-	// (webhook replicas sharing one store). Give ticks to one replica at
-	// a time, the elected one; nil turns reclaiming off.
+	// Reclaim, when set, delivers the ticks on which the Bot renews its
+	// claims on the updates it keeps in the store's inbox and takes over
+	// those another replica left (session.Service.Reclaim): webhook
+	// replicas sharing one store each tick well within
+	// session.ClaimTTL. nil turns reclaiming off, for a store no other
+	// process shares.
 	Reclaim <-chan time.Time
 	// Log receives the Bot's logs; nil discards them.
 	Log *slog.Logger

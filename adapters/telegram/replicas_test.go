@@ -387,6 +387,60 @@ func TestReplicaStoppedAfterKeepingAnUpdate(t *testing.T) {
 	s.wait("the tap's answer", func() bool { return s.fake.Answered(cb) })
 }
 
+// TestStartingReplicaLeavesALiveReplicasUpdates starts a replica while
+// another is handling a tap it kept (its AI waits at a gate): the
+// starting replica's replay leaves the tap to its keeper, so that the
+// tap is handled, and answered, once.
+func TestStartingReplicaLeavesALiveReplicasUpdates(t *testing.T) {
+	s := newReplicaSet(t, 2, 5)
+	chat, from := private(8100), user(8100, "en")
+	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	s.stop(0, s.reps[0])
+	s.start(0, func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+		p, err := engine.NewPlayer(l, rng)
+		if err != nil {
+			return nil, err
+		}
+		return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return engine.Point{}, ctx.Err()
+			}
+			return p.Move(ctx, b)
+		}), nil
+	})
+	if post(t, s.reps[1], withID(s, s.fake.NewTextUpdate(chat, from, "/play"))) != http.StatusOK {
+		t.Fatal("/play not kept")
+	}
+	s.wait("the board", func() bool { _, ok := s.fake.LastBotMessage(chat.ID); return ok })
+	board, _ := s.fake.LastBotMessage(chat.ID)
+	u, cb := s.fake.NewTapUpdate(chat, from, board.ID, placeButtons(board)[0])
+	if post(t, s.reps[0], withID(s, u)) != http.StatusOK {
+		t.Fatal("tap not kept")
+	}
+	<-entered
+	// A deploy restarts replica 1 while replica 0 is in the tap.
+	s.stop(1, s.reps[1])
+	s.start(1, nil)
+	close(gate)
+	s.wait("the tap's answer", func() bool { return s.fake.Answered(cb) })
+	// Both stop, so that every handling of the tap is over.
+	s.stop(0, s.reps[0])
+	s.stop(1, s.reps[1])
+	if n := len(s.fake.Answers(cb)); n != 1 {
+		t.Errorf("the tap was answered %d times, want once", n)
+	}
+	m, _ := s.fake.Message(chat.ID, board.ID)
+	if v, ok := s.storedGame(m); !ok || humanMoves(v, itoa64(from.ID)) != 1 || m.Edits != 1 {
+		t.Errorf("after the tap: board edited %d times, stored game %v", m.Edits, v.Moves())
+	}
+}
+
 // inInbox reports whether update id is kept unhandled in the store.
 func inInbox(t *testing.T, svc *session.Service, id int) bool {
 	t.Helper()

@@ -118,8 +118,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if cfg.Telegram.Token != "" {
 		var reclaim <-chan time.Time
-		if store.etcd != nil {
-			reclaim = store.electedTicks(ctx, "telegram-reclaim", reclaimEvery)
+		if store.Shared() {
+			t := time.NewTicker(reclaimEvery)
+			defer t.Stop()
+			reclaim = t.C
 		}
 		if cfg.Telegram.Mode != "webhook" {
 			// One poller per token: with etcd, a lock among replicas.
@@ -204,10 +206,11 @@ func serve(ctx context.Context, servers []server, timeout time.Duration) error {
 // time.
 var errShutdownTimeout = errors.New("shutdown timed out with work in hand")
 
-// reclaimEvery is how often, with etcd, the elected replica takes over
-// the Telegram updates a stopped replica had accepted and not handled;
-// an update is taken over after it stayed in the inbox one to two ticks.
-const reclaimEvery = 30 * time.Second
+// reclaimEvery is how often, with etcd, each replica renews its claims on
+// the Telegram updates it keeps and takes over those another replica
+// left: on the next tick when that replica stopped, once their claims
+// expired (session.ClaimTTL) when it died.
+const reclaimEvery = 20 * time.Second
 
 // sweepEvery is how often expired games and challenges are ended.
 const sweepEvery = 30 * time.Second

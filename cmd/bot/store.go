@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore"
@@ -79,30 +78,6 @@ func (s *openedStore) background(ctx context.Context, name string, fn func(ctx c
 		return
 	}
 	s.etcd.Lead(ctx, name, replicaID(), 0, fn)
-}
-
-// electedTicks returns a channel of a ticker's ticks that flow only while
-// this replica leads the election name (always with bbolt), until ctx
-// ends.
-func (s *openedStore) electedTicks(ctx context.Context, name string, every time.Duration) <-chan time.Time {
-	ch := make(chan time.Time)
-	go s.background(ctx, name, func(ctx context.Context) {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case tick := <-t.C:
-				select {
-				case ch <- tick:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-	})
-	return ch
 }
 
 // errSecondPoller is returned when another replica polls Telegram with

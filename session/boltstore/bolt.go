@@ -276,6 +276,9 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 // keys.
 func (s *Store) MaxOps() int { return 0 }
 
+// Shared returns false: the file is locked by this process alone.
+func (s *Store) Shared() bool { return false }
+
 // Close closes the watchers' channels and the bbolt file.
 func (s *Store) Close() error {
 	s.wmu.Lock()

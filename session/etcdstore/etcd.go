@@ -182,6 +182,9 @@ func (s *Store) Prefix() string { return s.prefix }
 // may write.
 func (s *Store) MaxOps() int { return s.maxOps - 1 } // one of each is the commit token
 
+// Shared returns true: replicas share the cluster.
+func (s *Store) Shared() bool { return true }
+
 // Stats returns the counts so far.
 func (s *Store) Stats() Stats {
 	return Stats{Commits: s.commits.Load(), Conflicts: s.conflicts.Load(), Resolved: s.resolved.Load(), Unknown: s.unknown.Load()}

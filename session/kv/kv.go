@@ -54,6 +54,12 @@ type Store interface {
 	// MaxOps returns how many keys one transaction may read, and how many
 	// it may write; 0 means no limit.
 	MaxOps() int
+	// Shared reports whether other processes may use the store at the
+	// same time (replicas on one etcd cluster), rather than this process
+	// alone (a bbolt file, which one process holds locked): what another
+	// process left in a store no other process shares, that process left
+	// when it stopped.
+	Shared() bool
 	// Close releases the store; calls after Close fail.
 	Close() error
 }
