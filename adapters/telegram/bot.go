@@ -161,6 +161,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	replayed, err := b.replay(ctx, submit)
 	if err != nil {
 		drain()
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
 		return err
 	}
 	if b.cfg.Reclaim != nil {

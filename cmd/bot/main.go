@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -72,9 +73,39 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	log.Debug("configuration", "backend", cfg.Database.Backend, "db", cfg.Database.Path, "etcd", cfg.Database.Etcd.Endpoints, "telegram_token", cfg.Telegram.Token,
 		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
 
-	store, err := openConfigured(&cfg)
+	var live atomic.Pointer[session.Service]
+	m := newMetrics(func() (int, error) {
+		if svc := live.Load(); svc != nil {
+			return svc.LiveCount(context.Background())
+		}
+		return 0, errStarting
+	})
+	// The ops endpoints answer from the start: /healthz says "not ready"
+	// until the store answers.
+	ops := &startingHandler{metrics: m.handler()}
+	opsDone := make(chan struct{})
+	var opsErr error
+	if cfg.Metrics.Listen != "" {
+		opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
+		backup := cfg.Metrics.BackupToken != "" && cfg.Database.Backend == "bbolt"
+		go func() {
+			defer close(opsDone)
+			opsErr = serveOps(opsCtx, cfg.Metrics.Listen, ops, backup, log, startHooks.opsListening)
+		}()
+		defer func() {
+			stopOps()
+			<-opsDone
+		}()
+	}
+	store, err := waitForStore(ctx, &cfg, log, opsDone)
+	if errors.Is(err, errOpsStopped) {
+		return opsErr
+	}
 	if err != nil {
 		return err
+	}
+	if store == nil {
+		return nil // stopped before the store answered
 	}
 	defer func() {
 		if err := store.Close(); err != nil {
@@ -84,9 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// onExpire tells each platform's adapter about games the sweeper
 	// ended. It is filled in below, before the sweeper starts.
 	onExpire := map[session.Platform]func(session.View){}
-	var svc *session.Service
-	m := newMetrics(func() (int, error) { return svc.LiveCount(context.Background()) })
-	svc = session.New(store, &session.Config{
+	svc := session.New(store, &session.Config{
 		ThinkTime: cfg.AI.ThinkTime, AIWorkers: cfg.AI.Workers, AIQueue: cfg.AI.Queue,
 		Limits: session.Limits{
 			GamesPerUser: cfg.Limits.GamesPerUser, GamesPerChat: cfg.Limits.GamesPerChat,
@@ -103,11 +132,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		OnUnreadable: m.onUnreadable(log),
 	})
 
+	live.Store(svc)
+	ops.ready(opsHandler(m, store.Store, store.bolt, backupConfig{Token: cfg.Metrics.BackupToken}, log))
+
 	var servers []server
 	if cfg.Metrics.Listen != "" {
-		h := opsHandler(m, store.Store, store.bolt, backupConfig{Token: cfg.Metrics.BackupToken}, log)
-		backup := cfg.Metrics.BackupToken != "" && store.bolt != nil
-		servers = append(servers, func(ctx context.Context) error { return serveOps(ctx, cfg.Metrics.Listen, h, backup, log, nil) })
+		servers = append(servers, func(ctx context.Context) error {
+			select {
+			case <-opsDone:
+				return opsErr
+			case <-ctx.Done():
+				return nil
+			}
+		})
 	}
 	if cfg.Discord.Token != "" {
 		s, err := discordServer(cfg, svc, log, onExpire, m)

@@ -156,7 +156,7 @@ func (m *metrics) onUnreadable(log *slog.Logger) func(kind, id string) {
 // snapshots.
 func opsHandler(m *metrics, store kv.Store, file *boltstore.Store, backup backupConfig, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", m.handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := store.View(r.Context(), func(kv.Tx) error { return nil }); err != nil {
 			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
@@ -220,4 +220,9 @@ func opsAddr(addr string) string {
 		return addr
 	}
 	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// handler returns the /metrics handler of m.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

@@ -9,10 +9,11 @@ import (
 	"os"
 	"strconv"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
+
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/etcdstore"
 	"github.com/boardbot/boardbot/session/kv"
-	"go.etcd.io/etcd/client/pkg/v3/transport"
 )
 
 // openedStore is the configured store: the kv.Store the session plays on

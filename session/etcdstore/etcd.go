@@ -49,6 +49,11 @@ const (
 	DefaultMaxTxnOps = 128
 )
 
+// ErrUnreachable is returned by Open when the cluster does not answer
+// within the dial timeout: it may not have started yet, or be too busy;
+// trying again later may succeed.
+var ErrUnreachable = errors.New("etcdstore: the cluster does not answer")
+
 // tokenTTL is how long a commit token outlives its commit (seconds of
 // its lease); tokens are only read while resolving a lost answer, which
 // gives up well before.
@@ -166,7 +171,7 @@ func Open(opts Options) (*Store, error) {
 		cancel()
 		if err != nil {
 			cli.Close()
-			return nil, fmt.Errorf("etcdstore: reach %v: %w", opts.Endpoints, err)
+			return nil, fmt.Errorf("etcdstore: reach %v: %w: %w", opts.Endpoints, ErrUnreachable, err)
 		}
 	}
 	return s, nil

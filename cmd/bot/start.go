@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/boardbot/boardbot/session/etcdstore"
+)
+
+// errStarting is the error of what needs the store before it answered.
+var errStarting = errors.New("starting: waiting for the database")
+
+// errOpsStopped is returned by waitForStore when the ops endpoints stopped
+// (they could not listen) while it waited.
+var errOpsStopped = errors.New("the ops endpoints stopped")
+
+// startHooks are what tests observe and steer of the start; in
+// production both are nil.
+var startHooks struct {
+	// opsListening is called with the address of the ops endpoints.
+	opsListening func(net.Addr)
+	// retryAfter replaces time.After for the waits between attempts to
+	// reach the store.
+	retryAfter func(time.Duration) <-chan time.Time
+}
+
+// Waits between attempts to reach an etcd cluster that does not answer:
+// the first, doubled each time up to the last.
+const (
+	firstRetry = time.Second
+	lastRetry  = 30 * time.Second
+)
+
+// waitForStore opens the configured store. An etcd cluster that does not
+// answer yet (etcdstore.ErrUnreachable: not started, or too busy) is
+// tried again, after firstRetry and then twice as long each time up to
+// lastRetry, until it answers; it returns a nil store and nil when ctx
+// ends first, and errOpsStopped when stop is closed first.
+func waitForStore(ctx context.Context, cfg *Config, log *slog.Logger, stop <-chan struct{}) (*openedStore, error) {
+	after := time.After
+	if startHooks.retryAfter != nil {
+		after = startHooks.retryAfter
+	}
+	for wait := firstRetry; ; wait = min(2*wait, lastRetry) {
+		store, err := openConfigured(cfg)
+		if !errors.Is(err, etcdstore.ErrUnreachable) {
+			return store, err
+		}
+		log.Warn("the database does not answer yet; /healthz says not ready until it does", "retry_in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			log.Info("stopped before the database answered")
+			return nil, nil
+		case <-stop:
+			return nil, errOpsStopped
+		case <-after(wait):
+		}
+	}
+}
+
+// startingHandler serves the ops endpoints from the start: until ready
+// is called, /metrics alone, and 503 (not ready) on /healthz and the
+// rest; then the handler given to ready.
+type startingHandler struct {
+	metrics http.Handler
+	h       atomic.Pointer[http.Handler]
+}
+
+// ready makes h serve every request from now on.
+func (s *startingHandler) ready(h http.Handler) { s.h.Store(&h) }
+
+func (s *startingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h := s.h.Load(); h != nil {
+		(*h).ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == "/metrics" {
+		s.metrics.ServeHTTP(w, r)
+		return
+	}
+	http.Error(w, errStarting.Error(), http.StatusServiceUnavailable)
+}
