@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +76,55 @@ func TestEtcdPasswordIsASecret(t *testing.T) {
 	r := newRedactor(c.secrets())
 	if r == nil || strings.Contains(r.Replace("dial with "+password), password) {
 		t.Error("the etcd password is not among the redacted secrets")
+	}
+}
+
+// TestEtcdOverTLSWithAPassword runs the bot on a cluster that takes
+// clients over TLS only, with a client certificate, and with etcd's
+// authentication on: with the configured files and password it plays;
+// with a wrong password it stops at start with an error that names
+// authentication and does not show the password.
+func TestEtcdOverTLSWithAPassword(t *testing.T) {
+	const password = "s3cret-etcd-Pass"
+	c := etcdtest.StartSecure(t, 1, etcdtest.Security{TLS: true, Password: password})
+	files := c.TLSFiles()
+	cfgPath := filepath.Join(t.TempDir(), "bot.yaml")
+	yaml := fmt.Sprintf("database:\n  backend: etcd\n  etcd:\n    endpoints: [%q]\n    username: root\n    ca_file: %q\n    cert_file: %q\n    key_file: %q\n    dial_timeout: 2s\n",
+		c.Endpoints()[0], files.CA, files.Cert, files.Key)
+	if err := os.WriteFile(cfgPath, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fake := telegramtest.NewServer()
+	defer fake.Close()
+	vars := map[string]string{
+		"BOT_ETCD_PASSWORD":     password,
+		"TELEGRAM_TOKEN":        telegramtest.Token,
+		"TELEGRAM_API_ENDPOINT": fake.Endpoint(),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, logs syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-config", cfgPath}, env(vars), strings.NewReader(""), &out, &logs) }()
+	chat := tgbotapi.Chat{ID: 43, Type: "private"}
+	fake.SendText(chat, tgbotapi.User{ID: 43, FirstName: "Ann"}, "/play")
+	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer wcancel()
+	if err := fake.Wait(wctx, func() bool { _, ok := fake.LastBotMessage(43); return ok }); err != nil {
+		t.Fatalf("no board over TLS with a password: %v\n%s", err, logs.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v\n%s", err, logs.String())
+	}
+
+	vars["BOT_ETCD_PASSWORD"] = "wrong-" + password
+	var logs2 syncBuffer
+	err := run(context.Background(), []string{"-config", cfgPath}, env(vars), strings.NewReader(""), &out, &logs2)
+	if err == nil || !strings.Contains(err.Error(), "authentication failed") {
+		t.Fatalf("wrong password: %v, want an authentication error", err)
+	}
+	if strings.Contains(err.Error()+logs2.String(), password) {
+		t.Errorf("the password shows in the error or the logs:\n%v\n%s", err, logs2.String())
 	}
 }

@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardbot/boardbot/session/etcdstore"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+
+	"github.com/boardbot/boardbot/session/etcdstore"
 )
 
 // Cluster is an etcd cluster of embedded members.
@@ -28,16 +30,27 @@ type Cluster struct {
 	mu      sync.Mutex
 	members []*embed.Etcd
 	clients []string
+	// tlsFiles are the client's files of a cluster with TLS; password
+	// the root user's of a cluster with authentication.
+	tlsFiles TLSFiles
+	password string
 }
 
 // Start starts a cluster of n members and waits until it has a leader;
 // the cluster stops when the test ends.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
+	return startWith(t, n, Security{})
+}
+
+// startWith starts a cluster of n members with TLS when sec says so;
+// authentication is for StartSecure to turn on.
+func startWith(t testing.TB, n int, sec Security) *Cluster {
+	t.Helper()
 	// A port found free can be taken before etcd binds it (by another
 	// test process): start again on other ports.
 	for attempt := 1; ; attempt++ {
-		c, err := start(t, n)
+		c, err := start(t, n, sec.TLS)
 		if err == nil {
 			return c
 		}
@@ -59,16 +72,22 @@ const startAttempts = 5
 
 // start starts a cluster of n members and waits for its leader; it
 // returns an error only when a member could not start.
-func start(t testing.TB, n int) (*Cluster, error) {
+func start(t testing.TB, n int, withTLS bool) (*Cluster, error) {
 	c := &Cluster{t: t}
+	dir := t.TempDir()
+	scheme := "http://"
+	var serverTLS transport.TLSInfo
+	if withTLS {
+		scheme = "https://"
+		serverTLS, c.tlsFiles = writeCerts(t, dir)
+	}
 	peers := make([]string, n)
 	var initial []string
 	for i := range n {
 		peers[i] = "http://" + freeAddr(t)
-		c.clients = append(c.clients, "http://"+freeAddr(t))
+		c.clients = append(c.clients, scheme+freeAddr(t))
 		initial = append(initial, fmt.Sprintf("m%d=%s", i, peers[i]))
 	}
-	dir := t.TempDir()
 	cfgs := make([]*embed.Config, n)
 	for i := range n {
 		cfg := embed.NewConfig()
@@ -82,6 +101,7 @@ func start(t testing.TB, n int) (*Cluster, error) {
 		cfg.InitialClusterToken = "boardbot-test"
 		cfg.TickMs, cfg.ElectionMs = 50, 1000
 		cfg.UnsafeNoFsync = true
+		cfg.ClientTLSInfo = serverTLS
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		cfgs[i] = cfg
 	}
@@ -219,10 +239,14 @@ func (c *Cluster) Stop(i int) {
 // Client returns a client of every member, closed when the test ends.
 func (c *Cluster) Client(t testing.TB, opts ...grpc.DialOption) *clientv3.Client {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{
+	cfg := clientv3.Config{
 		Endpoints: c.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
-		DialOptions: opts,
-	})
+		DialOptions: opts, TLS: c.clientTLS(t),
+	}
+	if c.password != "" {
+		cfg.Username, cfg.Password = "root", c.password
+	}
+	cli, err := clientv3.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
