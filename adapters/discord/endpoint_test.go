@@ -91,7 +91,7 @@ func (r *replica) markHandled(id string) { r.handled.fire(id) }
 // endpointFake starts a fake Discord for endpoint tests.
 func endpointFake(t *testing.T) *discordtest.Server {
 	t.Helper()
-	fake := discordtest.New(discordtest.Options{Token: testToken})
+	fake := discordtest.New(discordtest.Options{Token: testToken, Deadline: func() <-chan time.Time { return nil }})
 	if err := SetAPIBase(fake.URL); err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,9 @@ func (s *syncBuffer) String() string {
 func newHarness(t testing.TB, edit func(*Config)) *harness {
 	t.Helper()
 	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
-	h.fake = discordtest.New(discordtest.Options{Token: testToken})
+	// Time is up for an interaction only when a test says so, as the
+	// bot defers only when its Config.After fires.
+	h.fake = discordtest.New(discordtest.Options{Token: testToken, Deadline: func() <-chan time.Time { return nil }})
 	if err := SetAPIBase(h.fake.URL); err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,23 @@ func (s *Server) deliverHTTP(ep *endpoint, in *interaction, ev map[string]any) e
 	if err != nil {
 		return err
 	}
-	status, answer, err := PostSigned(ep.url(), Sign(ep.key, ep.now(), body), body)
+	type result struct {
+		status int
+		answer []byte
+		err    error
+	}
+	got := make(chan result, 1)
+	go func() {
+		status, answer, err := PostSigned(ep.url(), Sign(ep.key, ep.now(), body), body)
+		got <- result{status, answer, err}
+	}()
+	var r result
+	select {
+	case r = <-got:
+	case <-in.expired:
+		return fmt.Errorf("discordtest: interaction %s failed: no answer within the deadline", in.id)
+	}
+	status, answer, err := r.status, r.answer, r.err
 	if err != nil {
 		return fmt.Errorf("discordtest: deliver interaction %s: %w", in.id, err)
 	}

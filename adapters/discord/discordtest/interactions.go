@@ -98,7 +98,20 @@ func (s *Server) interact(user User, channel string, kind int, message string, d
 	s.mu.Lock()
 	in := &interaction{id: s.newID(), channel: channel, user: user.ID, kind: kind, message: message}
 	in.token = "itoken-" + in.id
+	in.expired = make(chan struct{})
 	s.interactions[in.token] = in
+	if dl := s.deadline(); dl != nil {
+		go func() {
+			<-dl
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if in.resp.Type == 0 {
+				in.resp.Failed = true
+				close(in.expired)
+				s.bump()
+			}
+		}()
+	}
 	var msg map[string]any
 	if m, ok := s.messages[message]; ok {
 		msg = s.messageJSON(m)

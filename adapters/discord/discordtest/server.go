@@ -71,6 +71,12 @@ type Server struct {
 	gw           gatewayState
 	// endpoint, when set, receives interactions instead of the gateway.
 	endpoint *endpoint
+	// deadline returns the channel that fires when an interaction's time
+	// for its first response is over (Options.Deadline).
+	deadline func() <-chan time.Time
+	// leaks are the ids of public messages that an edit asked to make
+	// ephemeral: Discord keeps them public, text and all.
+	leaks []string
 }
 
 // Options configure a Server.
@@ -80,7 +86,17 @@ type Options struct {
 	Token string
 	// HeartbeatInterval is sent in HELLO; zero means Discord's 41.25 s.
 	HeartbeatInterval time.Duration
+	// Deadline returns, for each interaction as it is delivered, a
+	// channel that fires when its time for a first response is over: a
+	// first response after it is refused (Unknown interaction), and the
+	// interaction fails (Response.Failed), as Discord does. Nil means
+	// Discord's three seconds on the clock; tests that decide when time
+	// is up return their own channel (nil: never).
+	Deadline func() <-chan time.Time
 }
+
+// DeadlineAfter is Discord's time for an interaction's first response.
+const DeadlineAfter = 3 * time.Second
 
 // New starts a fake Discord; Close stops it.
 func New(opts Options) *Server {
@@ -95,6 +111,10 @@ func New(opts Options) *Server {
 		messages:          make(map[string]*Message),
 		interactions:      make(map[string]*interaction),
 		commands:          make(map[string][]json.RawMessage),
+		deadline:          opts.Deadline,
+	}
+	if s.deadline == nil {
+		s.deadline = func() <-chan time.Time { return time.After(DeadlineAfter) }
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(apiPrefix, s.serveREST)
@@ -177,6 +197,9 @@ type Response struct {
 	Original string
 	// Followups are the ids of follow-up messages, in order.
 	Followups []string
+	// Failed says that no first response came within the deadline:
+	// Discord shows "interaction failed".
+	Failed bool
 }
 
 // interaction is an interaction the server dispatched.
@@ -187,6 +210,8 @@ type interaction struct {
 	resp                     Response
 	// event is the INTERACTION_CREATE that delivered it, for Redeliver.
 	event map[string]any
+	// expired is closed when the deadline passed with no first response.
+	expired chan struct{}
 }
 
 // rateLimit answers the next n requests matching method and path prefix
@@ -656,6 +681,10 @@ func (s *Server) create(channel string, req request, interactionID, user string)
 
 // edit changes a message from a request.
 func (s *Server) edit(m *Message, req request) error {
+	var d messageData
+	if json.Unmarshal(req.json, &d) == nil && d.Flags != nil && *d.Flags&64 != 0 && !m.Ephemeral {
+		s.leaks = append(s.leaks, m.ID)
+	}
 	c := m.copy()
 	if err := s.apply(&c, req); err != nil {
 		return err
@@ -670,6 +699,9 @@ func (s *Server) edit(m *Message, req request) error {
 func (s *Server) callback(id, token string, req request) (int, any) {
 	in, ok := s.interactions[token]
 	if !ok || in.id != id {
+		return 404, apiError{codeUnknownInteraction, "Unknown interaction"}
+	}
+	if in.resp.Failed {
 		return 404, apiError{codeUnknownInteraction, "Unknown interaction"}
 	}
 	if in.resp.Type != 0 {
@@ -805,4 +837,13 @@ func (s *Server) DeleteMessage(id string) {
 		m.Deleted = true
 		s.bump()
 	}
+}
+
+// Leaks returns the ids of public messages that an edit asked to make
+// ephemeral (flags 64): Discord ignores the flag on an edit, so what the
+// edit carried shows to everyone.
+func (s *Server) Leaks() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.leaks)
 }

@@ -2,11 +2,13 @@ package discordtest
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -259,5 +261,79 @@ func TestFakeTakesUploadsAndReplacesAttachments(t *testing.T) {
 	}
 	if got := s.Calls(); got[len(got)-1].Files[0] != "f.png" {
 		t.Errorf("last call %+v does not record its file", got[len(got)-1])
+	}
+}
+
+// TestFakeFailsInteractionsPastTheDeadline checks the fake's deadline:
+// once it fires, an unanswered interaction fails and a first response is
+// refused, through the gateway's callback and over HTTP alike; an
+// interaction answered in time is not failed by it.
+func TestFakeFailsInteractionsPastTheDeadline(t *testing.T) {
+	fire := make(chan chan time.Time, 4)
+	s := New(Options{Token: "tok", Deadline: func() <-chan time.Time {
+		c := make(chan time.Time)
+		fire <- c
+		return c
+	}})
+	defer s.Close()
+	c := connect(t, s)
+
+	late, token := c.interaction()
+	close(<-fire)
+	if err := s.WaitFor(time.Minute, "the failure", func() bool { return s.Response(late).Failed }); err != nil {
+		t.Fatal(err)
+	}
+	if st, body, _ := c.do("POST", "interactions/"+late+"/"+token+"/callback", "", `{"type":4,"data":{"content":"late"}}`); st != 404 || !strings.Contains(body, "10062") {
+		t.Errorf("answer after the deadline: %d %s, want 404 Unknown interaction", st, body)
+	}
+
+	early, token := c.interaction()
+	deadline := <-fire
+	if st, _, _ := c.do("POST", "interactions/"+early+"/"+token+"/callback", "", `{"type":5}`); st != 204 {
+		t.Fatalf("deferral in time: %d", st)
+	}
+	close(deadline)
+	if r := s.Response(early); r.Failed || r.Type != 5 {
+		t.Errorf("an interaction answered in time: %+v", r)
+	}
+
+	// Over HTTP: an endpoint that answers after the deadline.
+	answered := make(chan struct{})
+	ep := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-answered
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":4,"data":{"content":"late"}}`)
+	}))
+	defer ep.Close()
+	defer close(answered)
+	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))
+	s.UseEndpoint(func() string { return ep.URL }, key, time.Now)
+	go func() { close(<-fire) }()
+	id, err := s.Command(User{ID: "1", Name: "ann"}, "c", "play")
+	if err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Errorf("HTTP answer after the deadline: %v, want a failure", err)
+	}
+	if id != "" && !s.Response(id).Failed {
+		t.Errorf("interaction %s not failed", id)
+	}
+}
+
+// TestFakeReportsEphemeralEditsOfPublicMessages checks Leaks: an edit
+// with the ephemeral flag of a public message is taken, and reported.
+func TestFakeReportsEphemeralEditsOfPublicMessages(t *testing.T) {
+	s := New(Options{Token: "tok", Deadline: func() <-chan time.Time { return nil }})
+	defer s.Close()
+	c := connect(t, s)
+	id, token := c.interaction()
+	if st, _, _ := c.do("POST", "interactions/"+id+"/"+token+"/callback", "", `{"type":5}`); st != 204 {
+		t.Fatalf("deferral: %d", st)
+	}
+	orig := "webhooks/" + AppID + "/" + token + "/messages/@original"
+	if st, _, _ := c.do("PATCH", orig, "", `{"content":"only for you","flags":64}`); st != 200 {
+		t.Fatalf("edit: %d", st)
+	}
+	m, _ := s.Message(s.Response(id).Original)
+	if leaks := s.Leaks(); len(leaks) != 1 || leaks[0] != m.ID || m.Ephemeral {
+		t.Errorf("leaks %v, message %+v", leaks, m)
 	}
 }
