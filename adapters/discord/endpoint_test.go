@@ -20,6 +20,7 @@ import (
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
 	"github.com/boardbot/boardbot/session/boltstore"
+	"github.com/boardbot/boardbot/session/etcdstore"
 	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
 	"github.com/boardbot/boardbot/session/kv"
 )
@@ -404,5 +405,71 @@ func TestEndpointAnswersWhatItDoesNotHandleAtOnce(t *testing.T) {
 		case !c.ephemeral && status != http.StatusBadRequest:
 			t.Errorf("%s: %d %s, want 400", c.name, status, answer)
 		}
+	}
+}
+
+// TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate
+// runs the endpoint on an etcd cluster whose every reply comes 800 ms
+// late, with Discord's real deadline and the bot's real deferral timer:
+// every interaction gets its first response in time (deferred when its
+// commits take longer than Config.DeferAfter), and a refusal to a
+// stranger's tap, private, never shows in a public message.
+func TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate(t *testing.T) {
+	fake := discordtest.New(discordtest.Options{Token: testToken})
+	if err := SetAPIBase(fake.URL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		fake.Close()
+		SetAPIBase(DefaultAPIBase)
+	})
+	c := etcdtest.Start(t, 1)
+	slow := c.SlowEndpoint(t, 0, func() time.Duration { return 800 * time.Millisecond })
+	st, err := etcdstore.Open(etcdstore.Options{Endpoints: []string{slow}, Prefix: "slow/", DialTimeout: 10 * time.Second, RequestTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := startReplicaWith(t, st, 1, func(_ *session.Config, c *Config) { c.After = nil })
+	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
+
+	play, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, play)
+	board, ok := fake.Message(fake.Response(play).Original)
+	if !ok || len(placeButtons(board)) != 9 {
+		t.Fatalf("/play: %+v, board %+v", fake.Response(play), board)
+	}
+	stranger := discordtest.User{ID: "100000000000000009", Name: "eve", Locale: "en-US"}
+	tap, err := fake.Tap(stranger, board.ID, placeButtons(board)[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, tap)
+	stats, err := fake.Command(ann, "c1", cmdStats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, stats)
+
+	for _, id := range []string{play, tap, stats} {
+		t.Logf("%s: %+v", id, fake.Response(id))
+		if resp := fake.Response(id); resp.Failed || resp.Type == 0 {
+			t.Errorf("interaction %s: %+v, want a first response in time", id, resp)
+		}
+	}
+	if leaks := fake.Leaks(); len(leaks) != 0 {
+		t.Errorf("public messages edited as ephemeral: %v", leaks)
+	}
+	refusal := render.T(render.English, render.MsgNotAPlayer)
+	for _, m := range fake.Messages("c1") {
+		if !m.Ephemeral && strings.Contains(m.Content, refusal) {
+			t.Errorf("the refusal shows in public message %s: %q", m.ID, m.Content)
+		}
+	}
+	if m, _ := fake.Message(board.ID); len(placeButtons(m)) != 9 {
+		t.Errorf("the stranger's tap changed the board: %+v", m)
 	}
 }
