@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -141,6 +142,11 @@ type ack struct {
 	cell   engine.Point
 	update tgbotapi.Update
 	old    bool // made on a board sent before the latest restart
+	// callback and board name the tap and the message tapped, with
+	// its edits before the tap, for the report of a failure.
+	callback string
+	board    int
+	edits    int
 }
 
 func newKillHarness(t *testing.T) *killHarness {
@@ -521,7 +527,7 @@ func (h *killHarness) playOne(ctx context.Context, d *driver) bool {
 		return false
 	}
 	h.mu.Lock()
-	h.acks = append(h.acks, ack{game: a.Game, moveNo: a.MoveNo, cell: a.Cell, update: u, old: d.boardGen < h.gen})
+	h.acks = append(h.acks, ack{game: a.Game, moveNo: a.MoveNo, cell: a.Cell, update: u, old: d.boardGen < h.gen, callback: cb, board: d.board, edits: m.Edits})
 	h.mu.Unlock()
 	h.broadcast()
 	return true
@@ -636,7 +642,7 @@ func (h *killHarness) verify(ctx context.Context, boards []*driver) {
 	for _, a := range acks {
 		g, ok := games[a.game]
 		if !ok || len(g.Moves()) <= a.moveNo || g.Moves()[a.moveNo] != a.cell {
-			h.fatalf("acknowledged move %d at %v of game %s is not stored (stored moves %v)", a.moveNo, a.cell, a.game, g.Moves())
+			h.fatalf("acknowledged move %d at %v of game %s is not stored (stored moves %v)\n%s", a.moveNo, a.cell, a.game, g.Moves(), h.story(a))
 		}
 	}
 	for _, d := range boards {
@@ -747,4 +753,27 @@ func boardMatches(g session.View, places []string) error {
 		return fmt.Errorf("game %s at move %d: the message offers %v, the stored game %v", g.ID(), len(g.Moves()), got, want)
 	}
 	return nil
+}
+
+// story tells what the fake saw of an acknowledged tap's chat: the
+// bot's calls on its messages and the tap's answers, for the report of a
+// failure.
+func (h *killHarness) story(a ack) string {
+	chat := a.update.CallbackQuery.Message.Chat.ID
+	var b strings.Builder
+	fmt.Fprintf(&b, "tap: update %d, callback %s, message %d (%d edits before), old board %v\n", a.update.UpdateID, a.callback, a.board, a.edits, a.old)
+	for _, c := range h.fake.Answers(a.callback) {
+		fmt.Fprintf(&b, "  answer %d %q\n", c.Status, c.Params["text"])
+	}
+	for _, m := range []string{"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"} {
+		for _, c := range h.fake.Calls(m) {
+			if c.Params["chat_id"] != strconv.FormatInt(chat, 10) {
+				continue
+			}
+			text, _, _ := strings.Cut(c.Params["text"], "\n")
+			fmt.Fprintf(&b, "  %s %s message %s %q, tapped button shown: %v\n", c.At.Format("15:04:05.000"), m, c.Params["message_id"], text,
+				strings.Contains(c.Params["reply_markup"], a.update.CallbackQuery.Data))
+		}
+	}
+	return b.String()
 }
