@@ -592,10 +592,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.getUpdates(r.Context(), w, call)
 		return
 	}
+	// The call's effect and its record show together: a waiter never
+	// sees a callback answered (Answered) without the answer (Answers).
 	s.mu.Lock()
 	result, aerr := s.perform(call)
+	call.Status = http.StatusOK
+	if aerr != nil {
+		call.Status = aerr.status
+	}
+	f := s.recordLocked(call)
 	s.mu.Unlock()
-	s.finish(call, w, result, aerr)
+	if f != nil {
+		f(call)
+	}
+	s.reply(w, result, aerr)
 }
 
 // hold waits until release is closed, counted in Held; it reports false
@@ -641,6 +651,11 @@ func (s *Server) finish(call Call, w http.ResponseWriter, result any, aerr *apiE
 		call.Status = aerr.status
 	}
 	s.record(call)
+	s.reply(w, result, aerr)
+}
+
+// reply writes the answer to a call: result, or the error.
+func (s *Server) reply(w http.ResponseWriter, result any, aerr *apiError) {
 	if aerr != nil {
 		writeError(w, aerr)
 		return
@@ -657,13 +672,19 @@ func (s *Server) finish(call Call, w http.ResponseWriter, result any, aerr *apiE
 // record appends a call and tells the waiters.
 func (s *Server) record(call Call) {
 	s.mu.Lock()
-	s.calls = append(s.calls, call)
-	s.notifyLocked()
-	f := s.onCall
+	f := s.recordLocked(call)
 	s.mu.Unlock()
 	if f != nil {
 		f(call)
 	}
+}
+
+// recordLocked appends a call and wakes the waiters, with s.mu held; it
+// returns the OnCall hook, to call once s.mu is released.
+func (s *Server) recordLocked(call Call) func(Call) {
+	s.calls = append(s.calls, call)
+	s.notifyLocked()
+	return s.onCall
 }
 
 // reset drops the request's connection with a TCP reset.
