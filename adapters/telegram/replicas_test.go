@@ -394,7 +394,7 @@ func TestReplicaStoppedAfterKeepingAnUpdate(t *testing.T) {
 func TestStartingReplicaLeavesALiveReplicasUpdates(t *testing.T) {
 	s := newReplicaSet(t, 2, 5)
 	chat, from := private(8100), user(8100, "en")
-	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	gate, entered, moved := make(chan struct{}), make(chan struct{}, 1), make(chan struct{}, 1)
 	s.stop(0, s.reps[0])
 	s.start(0, func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
 		p, err := engine.NewPlayer(l, rng)
@@ -411,6 +411,12 @@ func TestStartingReplicaLeavesALiveReplicasUpdates(t *testing.T) {
 			case <-ctx.Done():
 				return engine.Point{}, ctx.Err()
 			}
+			defer func() {
+				select {
+				case moved <- struct{}{}:
+				default:
+				}
+			}()
 			return p.Move(ctx, b)
 		}), nil
 	})
@@ -424,14 +430,32 @@ func TestStartingReplicaLeavesALiveReplicasUpdates(t *testing.T) {
 		t.Fatal("tap not kept")
 	}
 	<-entered
-	// A deploy restarts replica 1 while replica 0 is in the tap.
+	// A deploy restarts replica 1 while replica 0 is in the tap; the new
+	// replica 1 counts the moves its AI is asked for.
+	var asked atomic.Int64
 	s.stop(1, s.reps[1])
-	s.start(1, nil)
+	s.start(1, func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+		p, err := engine.NewPlayer(l, rng)
+		if err != nil {
+			return nil, err
+		}
+		return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
+			asked.Add(1)
+			return p.Move(ctx, b)
+		}), nil
+	})
 	close(gate)
-	s.wait("the tap's answer", func() bool { return s.fake.Answered(cb) })
+	<-moved
+	s.wait("the tap's answer and edit", func() bool {
+		m, _ := s.fake.Message(chat.ID, board.ID)
+		return s.fake.Answered(cb) && m.Edits > 0
+	})
 	// Both stop, so that every handling of the tap is over.
 	s.stop(0, s.reps[0])
 	s.stop(1, s.reps[1])
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the starting replica handled the tap (its AI moved %d times)", n)
+	}
 	if n := len(s.fake.Answers(cb)); n != 1 {
 		t.Errorf("the tap was answered %d times, want once", n)
 	}
