@@ -66,7 +66,12 @@ func reclaimed(t *testing.T, s *Service) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []int64
+	return itemIDs(items)
+}
+
+// itemIDs returns the ids of items, as fmt prints a slice.
+func itemIDs(items []InboxItem) string {
+	ids := make([]int64, 0, len(items))
 	for _, it := range items {
 		ids = append(ids, it.ID)
 	}

@@ -188,32 +188,17 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	c := newClock()
 	s := newClockService(st, c, 1, Config{UpdateTTL: time.Hour})
-	receive := func(ids ...int64) []int64 {
-		t.Helper()
-		var items []InboxItem
-		for _, id := range ids {
-			items = append(items, InboxItem{ID: id, Data: []byte("u")})
-		}
-		done, _, err := s.Receive(ctx, "tg", items)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return done
-	}
+	receive := receiver(t)
 	pending := func() string {
 		t.Helper()
 		items, err := s.Pending(ctx, "tg")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []int64
-		for _, it := range items {
-			ids = append(ids, it.ID)
-		}
-		return fmt.Sprint(ids)
+		return itemIDs(items)
 	}
-	if done := receive(1, 2); len(done) != 0 {
-		t.Fatalf("new updates reported handled: %v", done)
+	if got := receive(s, 1, 2); got != "done [] held []" {
+		t.Fatalf("new updates: %s, want none handled", got)
 	}
 	if err := s.Handled(ctx, "tg", Finished{Update: "1"}); err != nil {
 		t.Fatal(err)
@@ -222,8 +207,8 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 	if _, err := s.Begin(ctx, Request{Actor: Actor{Platform: "tg", Chat: "c", User: alice}, Update: "3"}).Challenge(ChallengeRequest{Rules: engine.TicTacToe()}); err != nil {
 		t.Fatal(err)
 	}
-	if done := fmt.Sprint(receive(1, 3, 4)); done != "[1 3]" {
-		t.Fatalf("handled updates received again: %s, want [1 3] dropped", done)
+	if got := receive(s, 1, 3, 4); got != "done [1 3] held []" {
+		t.Fatalf("handled updates received again: %s, want [1 3] dropped", got)
 	}
 	if p := pending(); p != "[2 4]" {
 		t.Fatalf("inbox %s, want [2 4]", p)
@@ -232,15 +217,15 @@ func TestHandledUpdatesAreDroppedUntilForgotten(t *testing.T) {
 	if n, err := s.ForgetUpdates(ctx); err != nil || n != 0 {
 		t.Fatalf("forgot %d marks within the TTL: %v", n, err)
 	}
-	if done := fmt.Sprint(receive(1)); done != "[1]" {
-		t.Fatalf("update 1 within the TTL: dropped %s", done)
+	if got := receive(s, 1); got != "done [1] held []" {
+		t.Fatalf("update 1 within the TTL: %s, want it dropped", got)
 	}
 	c.Advance(time.Hour)
 	if n, err := s.ForgetUpdates(ctx); err != nil || n != 2 {
 		t.Fatalf("forgot %d marks after the TTL, want 2: %v", n, err)
 	}
-	if done := receive(1, 3); len(done) != 0 {
-		t.Fatalf("forgotten updates still dropped: %v", done)
+	if got := receive(s, 1, 3); got != "done [] held []" {
+		t.Fatalf("forgotten updates: %s, want none dropped", got)
 	}
 }
 
@@ -248,14 +233,7 @@ func TestAMarkWrittenAgainIsKeptForItsOwnTTL(t *testing.T) {
 	st, _ := mustOpenStore(t)
 	c := newClock()
 	s := newClockService(st, c, 1, Config{UpdateTTL: time.Hour})
-	done := func() string {
-		t.Helper()
-		done, _, err := s.Receive(ctx, "tg", []InboxItem{{ID: 5, Data: []byte("u")}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fmt.Sprint(done)
-	}
+	receive := receiver(t)
 	forget := func(want int) {
 		t.Helper()
 		if n, err := s.ForgetUpdates(ctx); err != nil || n != want {
@@ -273,12 +251,12 @@ func TestAMarkWrittenAgainIsKeptForItsOwnTTL(t *testing.T) {
 	}
 	c.Advance(30 * time.Minute)
 	forget(1)
-	if d := done(); d != "[5]" {
-		t.Fatalf("update marked again 30 minutes ago: dropped %s, want [5]", d)
+	if got := receive(s, 5); got != "done [5] held []" {
+		t.Fatalf("update marked again 30 minutes ago: %s, want it dropped", got)
 	}
 	c.Advance(40 * time.Minute)
 	forget(1)
-	if d := done(); d != "[]" {
-		t.Fatalf("update marked again 70 minutes ago: dropped %s, want none", d)
+	if got := receive(s, 5); got != "done [] held []" {
+		t.Fatalf("update marked again 70 minutes ago: %s, want it kept", got)
 	}
 }

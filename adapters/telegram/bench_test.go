@@ -12,7 +12,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/session/boltstore"
 	"github.com/boardbot/boardbot/session/kv"
 )
@@ -84,29 +83,8 @@ func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 		h.cfg.Workers = 0
 		h.noSync = noSync
 	})
-	type events struct{ edit, answer chan time.Time }
-	ev := make(map[int64]events, chats)
-	for i := range chats {
-		ev[int64(10000+i)] = events{make(chan time.Time, 4), make(chan time.Time, 4)}
-	}
-	var tapChat sync.Map // callback query id → chat id
-	h.fake.OnCall(func(c telegramtest.Call) {
-		if c.Status != 200 {
-			return
-		}
-		id, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
-		if chat, ok := tapChat.Load(c.Params["callback_query_id"]); ok {
-			id = chat.(int64)
-		}
-		e, ok := ev[id]
-		switch {
-		case !ok:
-		case c.Method == "editMessageText":
-			e.edit <- c.At
-		case c.Method == "answerCallbackQuery":
-			e.answer <- c.At
-		}
-	})
+	w := watchTaps(h.fake, 10000, chats, 4)
+	ev := w.chats
 	var latencies []time.Duration
 	var taps int
 	var elapsed time.Duration
@@ -157,7 +135,7 @@ func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 					}
 					t0 := time.Now()
 					u, cb := h.fake.NewTapUpdate(chat, me, m.ID, live[0])
-					tapChat.Store(cb, id)
+					w.tapped(cb, id)
 					h.fake.PushUpdate(u)
 					local = append(local, (<-e.edit).Sub(t0))
 					<-e.answer
@@ -173,9 +151,6 @@ func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 	}
 	b.StopTimer()
 	slices.Sort(latencies)
-	q := func(p float64) float64 {
-		return float64(latencies[int(p*float64(len(latencies)-1))]) / float64(time.Millisecond)
-	}
 	if rate > 0 {
 		// Games end after 3 to 5 taps at different times, so the average
 		// over the round understates the load: report the rate offered
@@ -184,8 +159,8 @@ func benchTaps(b *testing.B, chats int, rate float64, noSync bool) {
 	} else {
 		b.ReportMetric(float64(taps)/elapsed.Seconds(), "taps/s")
 	}
-	b.ReportMetric(q(0.50), "p50-ms")
-	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(percentile(latencies, 0.50), "p50-ms")
+	b.ReportMetric(percentile(latencies, 0.99), "p99-ms")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -123,29 +122,8 @@ func tapPath(b *testing.B, raws []kv.Store) {
 	}
 
 	// Each chat's edits and answers, as the fake records them.
-	type events struct{ edit, answer chan time.Time }
-	ev := make(map[int64]events, tapPathChats)
-	for i := range tapPathChats {
-		ev[int64(20000+i)] = events{make(chan time.Time, 8), make(chan time.Time, 8)}
-	}
-	var tapChat sync.Map // callback query id → chat
-	fake.OnCall(func(c telegramtest.Call) {
-		if c.Status != http.StatusOK {
-			return
-		}
-		id, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
-		if chat, ok := tapChat.Load(c.Params["callback_query_id"]); ok {
-			id = chat.(int64)
-		}
-		e, ok := ev[id]
-		switch {
-		case !ok:
-		case c.Method == "editMessageText":
-			e.edit <- c.At
-		case c.Method == "answerCallbackQuery":
-			e.answer <- c.At
-		}
-	})
+	w := watchTaps(fake, 20000, tapPathChats, 8)
+	ev := w.chats
 	post := func(u tgbotapi.Update) {
 		status, err := fake.Post(context.Background(), u, webhookSecret)
 		if err != nil || status != http.StatusOK {
@@ -225,7 +203,7 @@ func tapPath(b *testing.B, raws []kv.Store) {
 						break
 					}
 					u, cb := fake.NewTapUpdate(chat, me, m.ID, live[rng.IntN(len(live))])
-					tapChat.Store(cb, id)
+					w.tapped(cb, id)
 					u.UpdateID = fake.NextUpdateID()
 					t0 := time.Now()
 					post(u)
@@ -248,13 +226,10 @@ func tapPath(b *testing.B, raws []kv.Store) {
 		taps = len(latencies)
 	}
 	slices.Sort(latencies)
-	q := func(p float64) float64 {
-		return float64(latencies[int(p*float64(len(latencies)-1))]) / float64(time.Millisecond)
-	}
 	b.ReportMetric(float64(spent)/float64(taps), "txn/tap")
 	b.ReportMetric(float64(taps)/elapsed.Seconds(), "taps/s")
-	b.ReportMetric(q(0.50), "p50-ms")
-	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(percentile(latencies, 0.50), "p50-ms")
+	b.ReportMetric(percentile(latencies, 0.99), "p99-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
