@@ -424,7 +424,7 @@ func TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate(t *testi
 		SetAPIBase(DefaultAPIBase)
 	})
 	c := etcdtest.Start(t, 1)
-	slow := c.SlowEndpoint(t, 0, func() time.Duration { return 800 * time.Millisecond })
+	slow := c.Proxy(t, 0, func() time.Duration { return 800 * time.Millisecond }).URL
 	st, err := etcdstore.Open(etcdstore.Options{Endpoints: []string{slow}, Prefix: "slow/", DialTimeout: 10 * time.Second, RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)

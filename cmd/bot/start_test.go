@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,69 +13,14 @@ import (
 	"github.com/boardbot/boardbot/session/etcdstore/etcdtest"
 )
 
-// gatedProxy forwards TCP connections to target once opened; until then
-// it closes each one at once, as a cluster that is not up yet.
-type gatedProxy struct {
-	ln   net.Listener
-	open atomic.Bool
-	wg   sync.WaitGroup
-}
-
-// newGatedProxy starts a closed proxy to target until the test ends.
-func newGatedProxy(t *testing.T, target string) *gatedProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &gatedProxy{ln: ln}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if !p.open.Load() {
-				c.Close()
-				continue
-			}
-			p.wg.Add(1)
-			go func() {
-				defer p.wg.Done()
-				p.forward(c, target)
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		p.wg.Wait()
-	})
-	return p
-}
-
-// forward copies c to a connection to target and back until either ends.
-func (p *gatedProxy) forward(c net.Conn, target string) {
-	defer c.Close()
-	u, err := net.Dial("tcp", target)
-	if err != nil {
-		return
-	}
-	defer u.Close()
-	done := make(chan struct{}, 2)
-	go func() { io.Copy(u, c); done <- struct{}{} }()
-	go func() { io.Copy(c, u); done <- struct{}{} }()
-	<-done
-}
-
 // TestStartWaitsForTheStore starts the bot on an etcd cluster that does
 // not answer yet: the ops endpoints serve at once with /healthz not
 // ready, the bot tries again with growing waits instead of exiting, and
 // once the cluster answers it starts and /healthz says ok.
 func TestStartWaitsForTheStore(t *testing.T) {
 	c := etcdtest.Start(t, 1)
-	p := newGatedProxy(t, strings.TrimPrefix(c.Endpoints()[0], "http://"))
+	p := c.Proxy(t, 0, nil)
+	p.Refuse(true)
 	listening := make(chan net.Addr, 1)
 	waits, ticks := make(chan time.Duration), make(chan time.Time)
 	startHooks.opsListening = func(a net.Addr) { listening <- a }
@@ -97,7 +39,7 @@ func TestStartWaitsForTheStore(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"-config", cfgPath}, env(map[string]string{
 			"BOT_DB_BACKEND":        "etcd",
-			"BOT_ETCD_ENDPOINTS":    "http://" + p.ln.Addr().String(),
+			"BOT_ETCD_ENDPOINTS":    p.URL,
 			"BOT_METRICS_LISTEN":    "127.0.0.1:0",
 			"TELEGRAM_TOKEN":        telegramtest.Token,
 			"TELEGRAM_API_ENDPOINT": fake.Endpoint(),
@@ -133,7 +75,7 @@ func TestStartWaitsForTheStore(t *testing.T) {
 	if code, _ := get(t, health); code != 503 {
 		t.Errorf("/healthz while retrying: %d, want 503", code)
 	}
-	p.open.Store(true)
+	p.Refuse(false)
 	ticks <- time.Now()
 	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
 	defer wcancel()

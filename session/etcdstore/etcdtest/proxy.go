@@ -5,21 +5,35 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// SlowEndpoint returns the client URL of a proxy to member i that holds
-// every reply back for delay() (called for each chunk the member sends),
-// as a loaded or distant cluster answers; requests pass at once, and the
-// order of the bytes is kept. The proxy stops when the test ends.
-func (c *Cluster) SlowEndpoint(t testing.TB, i int, delay func() time.Duration) string {
+// Proxy is a TCP proxy to a member, for tests of a cluster that answers
+// late, or not at all.
+type Proxy struct {
+	// URL is the client URL to use instead of the member's.
+	URL    string
+	refuse atomic.Bool
+}
+
+// Refuse makes the proxy close every new connection at once (on), as a
+// cluster that is not up yet, or pass them again (off).
+func (p *Proxy) Refuse(on bool) { p.refuse.Store(on) }
+
+// Proxy starts a proxy to member i until the test ends. With delay, every
+// chunk the member sends is held back for delay() (called for each), as a
+// loaded or distant cluster answers; requests pass at once, and the order
+// of the bytes is kept.
+func (c *Cluster) Proxy(t testing.TB, i int, delay func() time.Duration) *Proxy {
 	t.Helper()
 	scheme, target, _ := strings.Cut(c.clients[i], "://")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := &Proxy{URL: scheme + "://" + ln.Addr().String()}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -29,10 +43,14 @@ func (c *Cluster) SlowEndpoint(t testing.TB, i int, delay func() time.Duration) 
 			if err != nil {
 				return
 			}
+			if p.refuse.Load() {
+				conn.Close()
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				slowProxy(conn, target, delay)
+				forward(conn, target, delay)
 			}()
 		}
 	}()
@@ -40,12 +58,12 @@ func (c *Cluster) SlowEndpoint(t testing.TB, i int, delay func() time.Duration) 
 		ln.Close()
 		wg.Wait()
 	})
-	return scheme + "://" + ln.Addr().String()
+	return p
 }
 
-// slowProxy joins conn to a connection to target, delaying what target
-// sends, until either side closes.
-func slowProxy(conn net.Conn, target string, delay func() time.Duration) {
+// forward joins conn to a connection to target, delaying what target
+// sends when delay is set, until either side closes.
+func forward(conn net.Conn, target string, delay func() time.Duration) {
 	defer conn.Close()
 	up, err := net.Dial("tcp", target)
 	if err != nil {
@@ -58,7 +76,11 @@ func slowProxy(conn net.Conn, target string, delay func() time.Duration) {
 		done <- struct{}{}
 	}()
 	go func() {
-		delayedCopy(conn, up, delay)
+		if delay == nil {
+			io.Copy(conn, up)
+		} else {
+			delayedCopy(conn, up, delay)
+		}
 		done <- struct{}{}
 	}()
 	<-done
