@@ -406,7 +406,11 @@ func (t layout) InboxClaims(p Platform) ([]keptItem, error) {
 }
 
 // updateMarkKey returns the key of update id of platform p in bucketUpdates.
-func updateMarkKey(p Platform, id string) []byte {
+func updateMarkKey(p Platform, id string) []byte { return platformKey(p, id) }
+
+// platformKey returns the key of a user's or a chat's record of platform
+// p (stats, settings): the platform, a zero byte and the id.
+func platformKey(p Platform, id string) []byte {
 	return []byte(string(p) + "\x00" + id)
 }
 
@@ -563,7 +567,7 @@ func (t layout) Due(at time.Time, after DueGame, limit int) ([]DueGame, error) {
 // gets the stats of someone who has played nothing. An unreadable
 // record gives an error wrapping ErrSchema and naming the user.
 func (t layout) Stats(p Platform, userID string) (Stats, error) {
-	data, err := t.tx.Get(bucketStats, []byte(string(p)+"\x00"+userID))
+	data, err := t.tx.Get(bucketStats, platformKey(p, userID))
 	if err != nil {
 		return Stats{}, fmt.Errorf("session: stats of %q on %s: %w", userID, p, err)
 	}
@@ -587,7 +591,7 @@ func (t layout) PutStats(p Platform, chat string, s Stats) error {
 	if err != nil {
 		return fmt.Errorf("session: put stats of %q: %w", s.User.ID, err)
 	}
-	if err := t.tx.Put(bucketStats, []byte(string(p)+"\x00"+s.User.ID), data); err != nil {
+	if err := t.tx.Put(bucketStats, platformKey(p, s.User.ID), data); err != nil {
 		return fmt.Errorf("session: put stats of %q: %w", s.User.ID, err)
 	}
 	if err := t.tx.Put(bucketChatPlayers, userKey(p, chat, s.User.ID), nil); err != nil {
@@ -613,7 +617,7 @@ func (t layout) ChatPlayers(p Platform, chat string) ([]string, error) {
 // ChatSettings returns the chat's settings; the zero value when none
 // are stored.
 func (t layout) ChatSettings(p Platform, chat string) (ChatSettings, error) {
-	data, err := t.tx.Get(bucketChatSettings, []byte(string(p)+"\x00"+chat))
+	data, err := t.tx.Get(bucketChatSettings, platformKey(p, chat))
 	if err != nil || data == nil {
 		return ChatSettings{}, err
 	}
@@ -624,7 +628,7 @@ func (t layout) ChatSettings(p Platform, chat string) (ChatSettings, error) {
 func (t layout) PutChatSettings(p Platform, chat string, s ChatSettings) error {
 	data, err := encodeSettings(s)
 	if err == nil {
-		err = t.tx.Put(bucketChatSettings, []byte(string(p)+"\x00"+chat), data)
+		err = t.tx.Put(bucketChatSettings, platformKey(p, chat), data)
 	}
 	if err != nil {
 		return fmt.Errorf("session: put settings of chat %q: %w", chat, err)
@@ -635,7 +639,7 @@ func (t layout) PutChatSettings(p Platform, chat string, s ChatSettings) error {
 // UserSettings returns the user's settings; the zero value when none
 // are stored.
 func (t layout) UserSettings(p Platform, userID string) (UserSettings, error) {
-	data, err := t.tx.Get(bucketUserSettings, []byte(string(p)+"\x00"+userID))
+	data, err := t.tx.Get(bucketUserSettings, platformKey(p, userID))
 	if err != nil || data == nil {
 		return UserSettings{}, err
 	}
@@ -646,7 +650,7 @@ func (t layout) UserSettings(p Platform, userID string) (UserSettings, error) {
 func (t layout) PutUserSettings(p Platform, userID string, s UserSettings) error {
 	data, err := encodeSettings(s)
 	if err == nil {
-		err = t.tx.Put(bucketUserSettings, []byte(string(p)+"\x00"+userID), data)
+		err = t.tx.Put(bucketUserSettings, platformKey(p, userID), data)
 	}
 	if err != nil {
 		return fmt.Errorf("session: put settings of user %q: %w", userID, err)

@@ -102,8 +102,8 @@ func (t *Turn) tx() layout {
 	}
 	if who.User.ID != "" {
 		keys = append(keys,
-			kv.Key{Bucket: bucketUserSettings, Key: []byte(string(who.Platform) + "\x00" + who.User.ID)},
-			kv.Key{Bucket: bucketChatSettings, Key: []byte(string(who.Platform) + "\x00" + who.Chat)},
+			kv.Key{Bucket: bucketUserSettings, Key: platformKey(who.Platform, who.User.ID)},
+			kv.Key{Bucket: bucketChatSettings, Key: platformKey(who.Platform, who.Chat)},
 			kv.Key{Bucket: bucketFocus, Key: userKey(who.Platform, who.Chat, who.User.ID)})
 	}
 	if len(keys) > 0 {
