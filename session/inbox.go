@@ -29,11 +29,11 @@ const ClaimTTL = 90 * time.Second
 // Receive keeps updates of platform p in the store, in one commit, so
 // that an update the platform was told was delivered survives a crash
 // until Handled removes it. Fronts call it before they confirm
-// delivery to the platform, and replay Pending at start. It returns the
-// ids of the items that were handled already (within Config.UpdateTTL),
-// done, and of those that another process sharing the store kept less
-// than ClaimTTL ago and is handling, held: neither is kept again, nor to
-// be handled here.
+// delivery to the platform, and take over what a stop left (Reclaim) at
+// start. It returns the ids of the items that were handled already
+// (within Config.UpdateTTL), done, and of those that another live process
+// sharing the store keeps and is handling, held: neither is kept again,
+// nor to be handled here.
 func (s *Service) Receive(ctx context.Context, p Platform, items []InboxItem) (done, held []int64, err error) {
 	if len(items) == 0 {
 		return nil, nil, nil
@@ -101,10 +101,12 @@ func (s *Service) heldElsewhere(holder uint64, at, now time.Time) bool {
 // other process shares (kv.Store.Shared), every one another process kept
 // (it stopped). It claims them for this process and renews the claims of
 // the updates this process keeps, and returns the ones it took, lowest
-// id first. A front calls it at start and then well within every
-// ClaimTTL, and handles what it returns; processes that call it at once
-// take each update once.
-func (s *Service) Reclaim(ctx context.Context, p Platform) ([]InboxItem, error) {
+// id first, with those this process keeps and is not handling (handling
+// reports which it is; nil means none): a handling that failed, or whose
+// end (Handled) failed to commit, is tried again. A front calls it at
+// start and then well within every ClaimTTL, and handles what it
+// returns; processes that call it at once take each update once.
+func (s *Service) Reclaim(ctx context.Context, p Platform, handling func(id int64) bool) ([]InboxItem, error) {
 	wrote, err := s.reclaim(ctx, p, func(it keptItem, now time.Time) (uint64, time.Time, bool) {
 		if it.claimed && s.heldElsewhere(it.holder, it.at, now) {
 			return 0, time.Time{}, false
@@ -116,7 +118,7 @@ func (s *Service) Reclaim(ctx context.Context, p Platform) ([]InboxItem, error) 
 	}
 	var taken []InboxItem
 	for _, it := range wrote {
-		if !it.claimed || it.holder != s.holder {
+		if !it.claimed || it.holder != s.holder || handling == nil || !handling(it.ID) {
 			taken = append(taken, it.InboxItem)
 		}
 	}

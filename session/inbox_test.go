@@ -59,10 +59,11 @@ func receiver(t *testing.T) func(s *Service, ids ...int64) string {
 	}
 }
 
-// reclaimed returns the ids s.Reclaim took.
+// reclaimed returns the ids s.Reclaim took, s handling every update it
+// keeps.
 func reclaimed(t *testing.T, s *Service) string {
 	t.Helper()
-	items, err := s.Reclaim(ctx, "tg")
+	items, err := s.Reclaim(ctx, "tg", func(int64) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +142,20 @@ func TestReleasedUpdatesAreTakenOverAtOnce(t *testing.T) {
 	}
 	if got := reclaimed(t, two); got != "[5 6]" {
 		t.Fatalf("reclaimed %s after a release, want [5 6]", got)
+	}
+}
+
+func TestReclaimReturnsOwnUpdatesNoLongerHandled(t *testing.T) {
+	c := newClock()
+	one, two := sharedServices(t, c)
+	receiver(t)(one, 8, 9)
+	// One handles 8 still; its handling of 9 ended without clearing it.
+	items, err := one.Reclaim(ctx, "tg", func(id int64) bool { return id == 8 })
+	if err != nil || itemIDs(items) != "[9]" {
+		t.Fatalf("reclaimed %v, %v; want [9], to handle again", items, err)
+	}
+	if got := reclaimed(t, two); got != "[]" {
+		t.Fatalf("the other replica took %s from a live one", got)
 	}
 }
 

@@ -216,7 +216,7 @@ func updateChat(u tgbotapi.Update) int64 {
 // all the same: the session refuses the effect (session.ErrDuplicate)
 // and its game is shown as it is, in case the crash came before that.
 func (b *Bot) replay(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) (map[int]bool, error) {
-	pending, err := b.svc.Reclaim(ctx, Platform)
+	pending, err := b.svc.Reclaim(ctx, Platform, nil)
 	if err != nil {
 		return nil, fmt.Errorf("telegram: read the inbox: %w", err)
 	}
@@ -257,8 +257,9 @@ func (b *Bot) kept(ctx context.Context, it session.InboxItem) (tgbotapi.Update, 
 // reclaim, on each tick of Config.Reclaim until ctx ends, renews the
 // claims of the updates this process keeps and submits those another
 // replica left (session.Service.Reclaim): it died, so that its claims
-// expired, or it stopped and released them. Handling them again is
-// safe: their effect commits once, with their update mark.
+// expired, or it stopped and released them; and those this process kept
+// and no longer handles, whose end (Handled) failed to commit. Handling
+// them again is safe: their effect commits once, with their update mark.
 func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi.Update) error) {
 	for {
 		select {
@@ -266,7 +267,7 @@ func (b *Bot) reclaim(ctx context.Context, submit func(context.Context, tgbotapi
 			return
 		case <-b.cfg.Reclaim:
 		}
-		taken, err := b.svc.Reclaim(ctx, Platform)
+		taken, err := b.svc.Reclaim(ctx, Platform, func(id int64) bool { return b.claims.held(int(id)) })
 		if err != nil {
 			b.log.Error("reclaiming updates failed", "err", err)
 			continue
@@ -435,16 +436,22 @@ func (b *Bot) poll(ctx context.Context, replayed map[int]bool, submit, again fun
 				offset = u.UpdateID + 1
 				continue
 			}
-			queue := submit
 			if handled, ok := done[u.UpdateID]; ok {
-				queue = again
-				if !handled {
-					offset = u.UpdateID + 1
-					continue
+				if handled && again(ctx, u) != nil {
+					return offset, nil
 				}
+				offset = u.UpdateID + 1
+				continue
 			}
-			if err := queue(ctx, u); err != nil {
-				return offset, nil
+			// Claimed like a webhook's update, so that a reclaim tick
+			// between the keeping and the queueing does not queue it too.
+			cl, first := b.claims.take(u.UpdateID)
+			if first {
+				cl.done(nil)
+				if err := submit(ctx, u); err != nil {
+					b.claims.release(u.UpdateID)
+					return offset, nil
+				}
 			}
 			offset = u.UpdateID + 1
 		}
@@ -578,6 +585,14 @@ func (c *claims) take(id int) (*claim, bool) {
 	cl := &claim{kept: make(chan struct{})}
 	c.m[id] = cl
 	return cl, true
+}
+
+// held reports whether update id is claimed.
+func (c *claims) held(id int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[id]
+	return ok
 }
 
 // release drops the claim of update id, if any.

@@ -654,3 +654,35 @@ func TestStartMenuFollowsTheLangSetting(t *testing.T) {
 		t.Fatalf("levels menu of a user who chose Chinese: %q %v", levels.Text, labels)
 	}
 }
+
+// TestPollingKeepsAReclaimTickOffItsUpdates ticks the reclaim while a
+// polled tap is being handled (its AI waits at a gate): the tick leaves
+// the tap to its handling, so that it is answered, and its board edited,
+// once.
+func TestPollingKeepsAReclaimTickOffItsUpdates(t *testing.T) {
+	reclaim := make(chan time.Time)
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	h := newHarness(t, func(h *harness) {
+		h.cfg.Reclaim = reclaim
+		h.tune = func(c *session.Config) {
+			c.NewPlayer = func(l engine.Level, _ *rand.Rand) (engine.Player, error) {
+				return gatedPlayer{level: l, entered: entered, release: release}, nil
+			}
+		}
+	})
+	chat, me := private(1200), user(1200, "en")
+	m := h.startGame(chat, me, "/play hard 5x5 first")
+	cb := h.fake.Tap(chat, me, m.ID, placeButtons(m)[0])
+	<-entered
+	// The second tick is taken only once the first was dealt with.
+	reclaim <- time.Now()
+	reclaim <- time.Now()
+	close(release)
+	h.sync(chat)
+	if n := len(h.fake.Answers(cb)); n != 1 {
+		t.Errorf("the tap was answered %d times, want once", n)
+	}
+	if got, _ := h.fake.Message(chat.ID, m.ID); got.Edits != 1 {
+		t.Errorf("the board was edited %d times, want once", got.Edits)
+	}
+}

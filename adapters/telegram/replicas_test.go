@@ -55,11 +55,14 @@ type replicaSet struct {
 	reps []*tgReplica
 	live []bool
 	seed atomic.Uint64
+	// shutdown is the replicas' Config.ShutdownTimeout: short, so that a
+	// stop cuts the handling short, unless a test waits for it.
+	shutdown time.Duration
 }
 
 func newReplicaSet(t *testing.T, n int, seed uint64) *replicaSet {
 	t.Helper()
-	s := &replicaSet{t: t, fake: telegramtest.NewServer(), cluster: etcdtest.Start(t, 3), rng: rand.New(rand.NewPCG(seed, 1))}
+	s := &replicaSet{t: t, fake: telegramtest.NewServer(), cluster: etcdtest.Start(t, 3), rng: rand.New(rand.NewPCG(seed, 1)), shutdown: time.Millisecond}
 	t.Cleanup(s.fake.Close)
 	s.lb = httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 		u, _ := url.Parse(s.pick().url)
@@ -101,7 +104,7 @@ func (s *replicaSet) start(i int, newPlayer func(engine.Level, *rand.Rand) (engi
 	r.bot, err = telegram.New(context.Background(), r.svc, telegram.Config{
 		Token: telegramtest.Token, APIEndpoint: s.fake.Endpoint(), Mode: telegram.ModeWebhook,
 		Webhook: telegram.WebhookConfig{URL: s.lb.URL + "/hook", Secret: webhookSecret, Listener: ln},
-		Workers: 4, Reclaim: r.reclaim, ShutdownTimeout: time.Millisecond,
+		Workers: 4, Reclaim: r.reclaim, ShutdownTimeout: s.shutdown,
 		Pace: telegram.Pace{
 			Chat:   telegram.Rate{N: 1, Per: time.Millisecond},
 			Group:  telegram.Rate{N: 20, Per: 60 * time.Millisecond},
@@ -339,8 +342,9 @@ func TestReplicasApplyEveryUpdateOnce(t *testing.T) {
 }
 
 // TestReplicaStoppedAfterKeepingAnUpdate stops a replica after it kept a
-// tap (answered the webhook 200) and before it handled it: the replica
-// elected to reclaim finishes the tap.
+// tap (answered the webhook 200) and before it handled it: the stopping
+// replica gives the tap up, and the other finishes it on its next
+// reclaim tick.
 func TestReplicaStoppedAfterKeepingAnUpdate(t *testing.T) {
 	s := newReplicaSet(t, 2, 3)
 	chat, from := private(8000), user(8000, "en")
@@ -375,9 +379,7 @@ func TestReplicaStoppedAfterKeepingAnUpdate(t *testing.T) {
 	if !inInbox(t, s.reps[1].svc, u.UpdateID) {
 		t.Fatal("the tap is not in the inbox after the stop")
 	}
-	// Two ticks of the janitor: the first sees the update, the second
-	// finds it still there and takes it over.
-	s.reps[1].reclaim <- time.Now()
+	// One tick: the stop released the tap.
 	s.reps[1].reclaim <- time.Now()
 	s.wait("the reclaimed tap's edit", func() bool {
 		m, _ := s.fake.Message(chat.ID, board.ID)
@@ -462,6 +464,40 @@ func TestStartingReplicaLeavesALiveReplicasUpdates(t *testing.T) {
 	m, _ := s.fake.Message(chat.ID, board.ID)
 	if v, ok := s.storedGame(m); !ok || humanMoves(v, itoa64(from.ID)) != 1 || m.Edits != 1 {
 		t.Errorf("after the tap: board edited %d times, stored game %v", m.Edits, v.Moves())
+	}
+}
+
+// TestReclaimHandlesWhatALiveReplicaLeftUnfinished keeps a tap in the
+// inbox under a live replica's claim without its handling it, as when
+// marking it handled failed: the replica's next reclaim tick handles it.
+func TestReclaimHandlesWhatALiveReplicaLeftUnfinished(t *testing.T) {
+	s := newReplicaSet(t, 0, 7)
+	s.shutdown = time.Minute // the stop lets the handling end
+	s.start(0, nil)
+	r := s.reps[0]
+	chat, from := private(8200), user(8200, "en")
+	if post(t, r, withID(s, s.fake.NewTextUpdate(chat, from, "/play"))) != http.StatusOK {
+		t.Fatal("/play not kept")
+	}
+	s.wait("the board", func() bool { _, ok := s.fake.LastBotMessage(chat.ID); return ok })
+	board, _ := s.fake.LastBotMessage(chat.ID)
+	u, cb := s.fake.NewTapUpdate(chat, from, board.ID, placeButtons(board)[0])
+	u = withID(s, u)
+	data, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.svc.Receive(context.Background(), telegram.Platform, []session.InboxItem{{ID: int64(u.UpdateID), Data: data}}); err != nil {
+		t.Fatal(err)
+	}
+	r.reclaim <- time.Now()
+	s.wait("the tap's answer and edit", func() bool {
+		m, _ := s.fake.Message(chat.ID, board.ID)
+		return s.fake.Answered(cb) && m.Edits > 0
+	})
+	s.stop(0, r)
+	if inInbox(t, r.svc, u.UpdateID) {
+		t.Error("the tap is still in the inbox")
 	}
 }
 
