@@ -211,6 +211,10 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), handleTimeout)
 	defer cancel()
 	r := &reply{b: b, i: i, resp: resp}
+	if resp.deferred != 0 {
+		r.answered, r.deferred = true, resp.deferred
+		r.placeholder = resp.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && !resp.ephemeral
+	}
 	req, ok := request(i)
 	switch {
 	case i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionMessageComponent && i.Type != discordgo.InteractionModalSubmit:
@@ -243,6 +247,9 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 	}
 	binds := adapters.Carry(ctx, r, d, nil)
 	r.finish(ctx, d.Lang)
+	if resp.settle != nil {
+		resp.settle()
+	}
 	if mark || len(binds) > 0 {
 		if err := b.svc.Handled(ctx, Platform, session.Finished{Update: i.ID, Marked: d.Marked, Binds: binds}); err != nil {
 			b.log.Error("discord: record the interaction handled", "interaction", i.ID, "err", err)

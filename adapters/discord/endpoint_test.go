@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,8 +29,10 @@ import (
 
 // replica is a bot serving the Interactions Endpoint URL on a store.
 type replica struct {
-	url     string
-	svc     *session.Service
+	url string
+	svc *session.Service
+	// reclaim ticks the endpoint's reclaim, on a shared store.
+	reclaim chan time.Time
 	cancel  context.CancelFunc
 	done    chan error
 	handled signals
@@ -49,7 +53,7 @@ func startReplica(t *testing.T, st kv.Store, seed uint64) *replica {
 // the bot's configs first.
 func startReplicaWith(t *testing.T, st kv.Store, seed uint64, edit func(*session.Config, *Config)) *replica {
 	t.Helper()
-	r := &replica{done: make(chan error, 1)}
+	r := &replica{done: make(chan error, 1), reclaim: make(chan time.Time)}
 	var mu sync.Mutex
 	scfg := session.Config{NewSeed: func() uint64 { mu.Lock(); defer mu.Unlock(); seed++; return seed }}
 	cfg := Config{Token: testToken, AppID: discordtest.AppID, Handled: r.markHandled}
@@ -61,7 +65,11 @@ func startReplicaWith(t *testing.T, st kv.Store, seed uint64, edit func(*session
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := bot.Endpoint(EndpointConfig{PublicKey: testKey.Public().(ed25519.PublicKey)})
+	ecfg := EndpointConfig{PublicKey: testKey.Public().(ed25519.PublicKey)}
+	if st.Shared() {
+		ecfg.Reclaim = r.reclaim
+	}
+	e, err := bot.Endpoint(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,6 +244,16 @@ func TestEndpointGameAcrossReplicas(t *testing.T) {
 	}
 	if len(used) != 2 {
 		t.Errorf("taps went to %d replicas, want both: %s %s", len(used), rs[0].url, rs[1].url)
+	}
+}
+
+// tick ticks r's reclaim.
+func (r *replica) tick(t *testing.T) {
+	t.Helper()
+	select {
+	case r.reclaim <- time.Now():
+	case <-time.After(waitLimit):
+		t.Fatal("the endpoint does not reclaim")
 	}
 }
 
@@ -471,5 +489,133 @@ func TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate(t *testi
 	}
 	if m, _ := fake.Message(board.ID); len(placeButtons(m)) != 9 {
 		t.Errorf("the stranger's tap changed the board: %+v", m)
+	}
+}
+
+// TestEndpointFinishesWhatADeadReplicaDeferred has replica A defer a tap
+// (the deadline passed, its AI waits at a gate) and die before it answers
+// it; replica B, once A's claim expired, finishes the tap through the
+// interaction's token: the board is edited once, through the original,
+// with the tap and the AI's reply, and the stored game has the tap once.
+func TestEndpointFinishesWhatADeadReplicaDeferred(t *testing.T) {
+	fake := endpointFake(t)
+	c := etcdtest.Start(t, 1)
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	var held atomic.Bool
+	a := startReplicaWith(t, c.Store(t, "discord/"), 1, func(s *session.Config, c *Config) {
+		s.NewPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+			p, err := engine.NewPlayer(l, rng)
+			if err != nil {
+				return nil, err
+			}
+			return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
+				if held.Load() {
+					select {
+					case <-gate:
+					case <-ctx.Done():
+						return engine.Point{}, ctx.Err()
+					}
+				}
+				return p.Move(ctx, b)
+			}), nil
+		}
+		c.After = func(time.Duration) <-chan time.Time {
+			if held.Load() {
+				return fire
+			}
+			return nil
+		}
+	})
+	// B's clock runs a claim's life ahead: A's claims look expired to it,
+	// as they do once A is dead long enough.
+	b := startReplicaWith(t, c.Store(t, "discord/"), 1000, func(s *session.Config, _ *Config) {
+		s.Now = func() time.Time { return time.Now().Add(session.ClaimTTL) }
+	})
+	t.Cleanup(func() { close(gate) }) // A's handling ends before A stops
+	fake.UseEndpoint(func() string { return a.url }, testKey, time.Now)
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.waitHandled(t, id)
+	board, _ := fake.Message(fake.Response(id).Original)
+	held.Store(true)
+	close(fire)
+	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := fake.Response(id); resp.Type != 6 {
+		t.Fatalf("tap answered %+v, want a deferred update (6)", resp)
+	}
+	calls := len(fake.Calls())
+	// A is stuck for good: B takes the tap over on its next tick.
+	b.tick(t)
+	b.waitHandled(t, id)
+	m, _ := fake.Message(board.ID)
+	if m.Edits != 1 || len(placeButtons(m)) != 7 {
+		t.Errorf("board after the finished tap: %d edits, %d cells free; want 1 edit, 7 free", m.Edits, len(placeButtons(m)))
+	}
+	var patches int
+	for _, call := range fake.Calls()[calls:] {
+		if call.Method == "PATCH" && strings.HasSuffix(call.Path, "/messages/@original") {
+			patches++
+		}
+	}
+	if patches != 1 {
+		t.Errorf("the tap's original was edited %d times, want once: %+v", patches, fake.Calls()[calls:])
+	}
+	if left, err := b.svc.Reclaim(context.Background(), Platform, nil); err != nil || len(left) != 0 {
+		t.Errorf("inbox after the finish: %v, %v; want it empty", left, err)
+	}
+}
+
+// TestEndpointDropsADeferralDiscordNeverGot keeps a deferral in the inbox
+// as a replica does just before it writes it, for an interaction Discord
+// got no answer to (the replica died in between): the replica that takes
+// it over finds no original, marks it handled and changes nothing.
+func TestEndpointDropsADeferralDiscordNeverGot(t *testing.T) {
+	fake := endpointFake(t)
+	c := etcdtest.Start(t, 1)
+	r := startReplica(t, c.Store(t, "discord/"), 1)
+	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, id)
+	board, _ := fake.Message(fake.Response(id).Original)
+	// The tap reaches a replica that never answers.
+	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) }))
+	t.Cleanup(dead.Close)
+	fake.UseEndpoint(func() string { return dead.URL }, testKey, time.Now)
+	if id, err = fake.Tap(ann, board.ID, placeButtons(board)[4]); err == nil {
+		t.Fatal("the tap was answered")
+	}
+	event, ok := fake.Event(id)
+	if !ok {
+		t.Fatal("no event of the tap")
+	}
+	data, _ := json.Marshal(deferred{Event: event, Type: 6, At: time.Now()})
+	n, _ := strconv.ParseInt(id, 10, 64)
+	if _, _, err := r.svc.Receive(context.Background(), Platform, []session.InboxItem{{ID: n, Data: data}}); err != nil {
+		t.Fatal(err)
+	}
+	calls := len(fake.Calls())
+	r.tick(t)
+	r.waitHandled(t, id)
+	for _, call := range fake.Calls()[calls:] {
+		if call.Method != "GET" {
+			t.Errorf("call for a deferral Discord never got: %s %s", call.Method, call.Path)
+		}
+	}
+	if m, _ := fake.Message(board.ID); m.Edits != 0 {
+		t.Errorf("board edited %d times", m.Edits)
+	}
+	if seen, err := r.svc.Seen(context.Background(), Platform, id); err != nil || !seen {
+		t.Errorf("the dropped interaction is not marked handled: %v, %v", seen, err)
+	}
+	if left, err := r.svc.Reclaim(context.Background(), Platform, nil); err != nil || len(left) != 0 {
+		t.Errorf("inbox after the drop: %v, %v; want it empty", left, err)
 	}
 }

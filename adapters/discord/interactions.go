@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/boardbot/boardbot/session"
 )
 
 // MaxInteractionSkew is how far an interaction's signed timestamp may be
@@ -35,6 +37,11 @@ type EndpointConfig struct {
 	// Now is the clock the signed timestamps are checked against; nil
 	// means time.Now.
 	Now func() time.Time
+	// Reclaim, when set, ticks the renewal of the claims on the deferred
+	// interactions this replica keeps, and the finishing of those a
+	// replica that died (or stopped) left (see Endpoint). Replicas
+	// sharing a store set it; a single process needs none.
+	Reclaim <-chan time.Time
 }
 
 // Endpoint serves Discord's HTTP interactions, the stateless alternative
@@ -50,6 +57,14 @@ type EndpointConfig struct {
 // picture, a chart) is a deferral and an edit, as Discord takes no files
 // in an HTTP answer. An interaction id that was handled (on any replica
 // sharing the store) is refused.
+//
+// A deferral is kept in the session's inbox, with the interaction and
+// its token, as it is written, until the interaction was answered to
+// its end: when its replica dies meanwhile, a replica that lives takes
+// it over on a tick of EndpointConfig.Reclaim once its claim expired
+// (session.ClaimTTL), and finishes it through the interaction's token,
+// which Discord keeps for fifteen minutes; its effect commits once, with
+// the interaction's mark.
 type Endpoint struct {
 	b   *Bot
 	cfg EndpointConfig
@@ -122,7 +137,17 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	first, written := make(chan *discordgo.InteractionResponse), make(chan struct{})
+	var keeping sync.WaitGroup
 	respond := func(ctx context.Context, resp *discordgo.InteractionResponse) error {
+		if isDeferral(resp) && e.cfg.Reclaim != nil {
+			// Kept while it is written, so that a slow store does not
+			// hold up the deferral past Discord's deadline.
+			keeping.Add(1)
+			go func() {
+				defer keeping.Done()
+				e.keep(ctx, &i, body, resp)
+			}()
+		}
 		select {
 		case first <- resp:
 		case <-r.Context().Done():
@@ -136,7 +161,7 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	handled := make(chan struct{})
 	go func() {
 		defer close(handled)
-		e.b.serve(&i, responder{respond: respond, http: true}, deadline, true)
+		e.b.serve(&i, responder{respond: respond, http: true, settle: keeping.Wait}, deadline, true)
 	}()
 	select {
 	case resp := <-first:
@@ -149,6 +174,129 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// No answer at all: an interaction the bot does not handle.
 		http.Error(w, "unsupported interaction", http.StatusBadRequest)
 	case <-r.Context().Done():
+	}
+}
+
+// tokenLife is how long Discord keeps an interaction's token.
+const tokenLife = 15 * time.Minute
+
+// deferred is a deferred interaction as the inbox keeps it: the request's
+// body, the deferral it got and when.
+type deferred struct {
+	Event     json.RawMessage                   `json:"event"`
+	Type      discordgo.InteractionResponseType `json:"type"`
+	Ephemeral bool                              `json:"ephemeral,omitempty"`
+	At        time.Time                         `json:"at"`
+}
+
+// isDeferral reports whether resp is a deferral (type 5 or 6).
+func isDeferral(resp *discordgo.InteractionResponse) bool {
+	return resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || resp.Type == discordgo.InteractionResponseDeferredMessageUpdate
+}
+
+// keep keeps interaction i, whose request body was body, in the inbox
+// with the deferral resp that answers it. A deferral the store could not
+// keep, or that its replica died before it kept, goes all the same, as
+// the interaction would fail without it, but no other replica can finish
+// it.
+func (e *Endpoint) keep(ctx context.Context, i *discordgo.Interaction, body []byte, resp *discordgo.InteractionResponse) {
+	id, err := strconv.ParseInt(i.ID, 10, 64)
+	if err != nil {
+		return // not a Discord id: nothing to keep it under
+	}
+	d := deferred{Event: body, Type: resp.Type, At: e.cfg.Now()}
+	d.Ephemeral = resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+	data, err := json.Marshal(d)
+	if err == nil {
+		_, _, err = e.b.svc.Receive(ctx, Platform, []session.InboxItem{{ID: id, Data: data}})
+	}
+	if err != nil {
+		e.b.log.Error("discord: keeping a deferred interaction failed; no other replica can finish it", "interaction", i.ID, "err", err)
+	}
+}
+
+// reclaim, on each tick of EndpointConfig.Reclaim until ctx ends, renews
+// the claims on the deferred interactions this replica keeps and
+// finishes those another replica left, and those of its own whose
+// handling ended before their end was recorded.
+func (e *Endpoint) reclaim(ctx context.Context) {
+	handling := func(id int64) bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.pending[strconv.FormatInt(id, 10)]
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.cfg.Reclaim:
+		}
+		taken, err := e.b.svc.Reclaim(ctx, Platform, handling)
+		if err != nil {
+			e.b.log.Error("discord: reclaiming deferred interactions failed", "err", err)
+			continue
+		}
+		for _, it := range taken {
+			go e.finish(it)
+		}
+	}
+}
+
+// finish answers to its end a deferred interaction another replica kept:
+// its original is edited as the deferring replica would have. One whose
+// token expired, or whose deferral never reached Discord (it has no
+// original: the user saw the interaction fail), is only marked handled,
+// so that nothing commits for it.
+func (e *Endpoint) finish(it session.InboxItem) {
+	var d deferred
+	var i discordgo.Interaction
+	if err := json.Unmarshal(it.Data, &d); err != nil || json.Unmarshal(d.Event, &i) != nil || i.ID != strconv.FormatInt(it.ID, 10) {
+		e.b.log.Error("discord: an unreadable deferred interaction was dropped", "interaction", it.ID)
+		e.drop(strconv.FormatInt(it.ID, 10))
+		return
+	}
+	e.mu.Lock()
+	if e.pending[i.ID] {
+		e.mu.Unlock()
+		return
+	}
+	e.pending[i.ID] = true
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		delete(e.pending, i.ID)
+		e.mu.Unlock()
+	}()
+	if e.cfg.Now().Sub(d.At) >= tokenLife {
+		e.drop(i.ID)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), handleTimeout)
+	defer cancel()
+	if _, err := e.b.s.InteractionResponse(&i, discordgo.WithContext(ctx)); err != nil {
+		var re *discordgo.RESTError
+		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound {
+			e.drop(i.ID)
+			return
+		}
+		e.b.logErr("find a deferred answer", &i, err) // tried again on the next tick
+		return
+	}
+	e.b.log.Info("discord: finishing an interaction another replica deferred", "interaction", i.ID)
+	e.b.serve(&i, responder{deferred: d.Type, ephemeral: d.Ephemeral, respond: func(context.Context, *discordgo.InteractionResponse) error {
+		return errors.New("discord: the interaction was answered already")
+	}}, nil, true)
+}
+
+// drop marks interaction id handled and leaves it out of the inbox.
+func (e *Endpoint) drop(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), handleTimeout)
+	defer cancel()
+	if err := e.b.svc.Handled(ctx, Platform, session.Finished{Update: id}); err != nil {
+		e.b.log.Error("discord: dropping a deferred interaction failed", "interaction", id, "err", err)
+	}
+	if e.b.cfg.Handled != nil {
+		e.b.cfg.Handled(id)
 	}
 }
 
@@ -173,6 +321,14 @@ func (e *Endpoint) Serve(ctx context.Context, ln net.Listener, path string) erro
 	if path == "" {
 		path = "/"
 	}
+	if e.cfg.Reclaim != nil {
+		reclaimed := make(chan struct{})
+		defer func() { <-reclaimed }()
+		go func() {
+			defer close(reclaimed)
+			e.reclaim(ctx)
+		}()
+	}
 	mux := http.NewServeMux()
 	mux.Handle(path, e)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
@@ -191,5 +347,13 @@ func (e *Endpoint) Serve(ctx context.Context, ln net.Listener, path string) erro
 	e.b.stopped = true
 	e.b.mu.Unlock()
 	e.b.inFlight.Wait()
+	if e.cfg.Reclaim != nil {
+		// What is left unfinished goes to another replica at once.
+		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if rerr := e.b.svc.Release(rctx, Platform); rerr != nil {
+			e.b.log.Error("discord: releasing the deferred interactions failed; another replica finishes them when their claims expire", "err", rerr)
+		}
+	}
 	return err
 }

@@ -28,6 +28,15 @@ type responder struct {
 	// the interaction's token until it has read it, so a call on the
 	// token right after it is tried again while Discord says 404.
 	http bool
+	// deferred, when set, is the deferral that answered the interaction
+	// already (another replica wrote it), ephemeral or not: there is no
+	// first answer to give.
+	deferred  discordgo.InteractionResponseType
+	ephemeral bool
+	// settle, when set, waits for what the first answer left running
+	// (the keeping of a deferral) before the interaction's end is
+	// recorded.
+	settle func()
 }
 
 // reply is the adapters.Front of one Discord interaction: Discord wants

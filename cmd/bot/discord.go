@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"time"
 
 	"github.com/boardbot/boardbot/adapters/discord"
 	"github.com/boardbot/boardbot/session"
@@ -15,8 +16,10 @@ import (
 // discordServer returns the Discord bot of the configuration, and sets
 // its entry of onExpire, so that games the sweeper ends show it on their
 // messages, and counts its updates and API errors in m. A
-// discord.api_base changes discordgo's process-global endpoints.
-func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View), m *metrics) (server, error) {
+// discord.api_base changes discordgo's process-global endpoints. The
+// interactions endpoint takes over the deferred interactions other
+// replicas left on the ticks of reclaim (nil: a single process).
+func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View), m *metrics, reclaim <-chan time.Time) (server, error) {
 	if cfg.Discord.APIBase != "" {
 		if err := discord.SetAPIBase(cfg.Discord.APIBase); err != nil {
 			return nil, err
@@ -38,7 +41,7 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire 
 	in := cfg.Discord.Interactions
 	if in.PublicKey != "" {
 		key, _ := hex.DecodeString(in.PublicKey) // validated
-		e, err := bot.Endpoint(discord.EndpointConfig{PublicKey: ed25519.PublicKey(key)})
+		e, err := bot.Endpoint(discord.EndpointConfig{PublicKey: ed25519.PublicKey(key), Reclaim: reclaim})
 		if err != nil {
 			return nil, err
 		}

@@ -67,7 +67,7 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	store, svc, onExpire := r.store, r.svc, r.onExpire
 	var cfg Config
 	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
-	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(liveCount(store)))
+	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(liveCount(store)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

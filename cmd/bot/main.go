@@ -146,20 +146,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			}
 		})
 	}
+	// With etcd, each platform's claims are renewed, and what a replica
+	// left taken over, on ticks of its own.
+	var tickers []*time.Ticker
+	defer func() {
+		for _, t := range tickers {
+			t.Stop()
+		}
+	}()
+	reclaimTicks := func() <-chan time.Time {
+		if !store.Shared() {
+			return nil
+		}
+		t := time.NewTicker(reclaimEvery)
+		tickers = append(tickers, t)
+		return t.C
+	}
 	if cfg.Discord.Token != "" {
-		s, err := discordServer(cfg, svc, log, onExpire, m)
+		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks())
 		if err != nil {
 			return err
 		}
 		servers = append(servers, s)
 	}
 	if cfg.Telegram.Token != "" {
-		var reclaim <-chan time.Time
-		if store.Shared() {
-			t := time.NewTicker(reclaimEvery)
-			defer t.Stop()
-			reclaim = t.C
-		}
+		reclaim := reclaimTicks()
 		if cfg.Telegram.Mode != "webhook" {
 			// One poller per token: with etcd, a lock among replicas.
 			release, lost, err := store.holdPoller(ctx, string(cfg.Telegram.Token))
@@ -244,8 +255,8 @@ func serve(ctx context.Context, servers []server, timeout time.Duration) error {
 var errShutdownTimeout = errors.New("shutdown timed out with work in hand")
 
 // reclaimEvery is how often, with etcd, each replica renews its claims on
-// the Telegram updates it keeps and takes over those another replica
-// left: on the next tick when that replica stopped, once their claims
+// the Telegram updates and the deferred Discord interactions it keeps,
+// and takes over those another replica left: on the next tick when that replica stopped, once their claims
 // expired (session.ClaimTTL) when it died.
 const reclaimEvery = 20 * time.Second
 
