@@ -112,6 +112,9 @@ func (s *Service) RunSweeper(ctx context.Context, tick <-chan time.Time, onErr f
 			if _, err := s.ForgetGames(ctx); err != nil && onErr != nil && ctx.Err() == nil {
 				onErr(err)
 			}
+			if _, err := s.ForgetPaces(ctx); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
 		}
 	}
 }

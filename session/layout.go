@@ -35,11 +35,12 @@ var (
 	bucketHistory      = []byte("history")      // platform, user, inverted end time, id → id of a finished game the user played
 	bucketChatHistory  = []byte("chathistory")  // platform, chat, user, inverted end time, id → id of a finished game the user played in the chat
 	bucketEnded        = []byte("ended")        // end time, id → the game's platform, chat and players (endedRecord)
+	bucketPace         = []byte("pace")         // platform → paceRecord of all its chats; platform, chat (8 bytes) → paceRecord of the chat
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
 		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
-		bucketHistory, bucketChatHistory, bucketEnded,
+		bucketHistory, bucketChatHistory, bucketEnded, bucketPace,
 	}
 )
 
@@ -318,6 +319,16 @@ func (t layout) UserLiveGames(p Platform, userID string) ([]GameID, error) {
 func inboxKey(p Platform, id int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(string(p)+"\x00"), uint64(id)^(1<<63))
 }
+
+// paceKey returns the pace key of chat of platform p: the chat as 8
+// bytes that sort in order, as in inboxKey.
+func paceKey(p Platform, chat int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte(string(p)+"\x00"), uint64(chat)^(1<<63))
+}
+
+// paceGlobalKey returns the key of the pace of all chats of platform p:
+// the platform alone, which no chat's key is.
+func paceGlobalKey(p Platform) []byte { return []byte(p) }
 
 // An inbox record is inboxSchema, the claim on the update (the holder,
 // 8 bytes, and the time it was kept, timeKey) and the update's bytes. A

@@ -108,6 +108,8 @@ type Service struct {
 	// Receive keeps, into commits.
 	handled  group[handledItem]
 	received group[receivedItems]
+	// paces groups the Reserve calls into commits.
+	paces group[*paceCall]
 }
 
 // limits are the time limits of live games.
@@ -154,6 +156,12 @@ func New(store kv.Store, cfg *Config) *Service {
 	}
 	return s
 }
+
+// Shared reports whether other processes may use the Service's store at
+// the same time (replicas on one etcd cluster; see kv.Store.Shared), so
+// that what they all do, such as the messages they send (Reserve), must
+// be agreed through the store.
+func (s *Service) Shared() bool { return s.kv.Shared() }
 
 // Side says which side a player takes against the AI.
 type Side uint8

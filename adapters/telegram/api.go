@@ -16,6 +16,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/render"
+	"github.com/boardbot/boardbot/session"
 )
 
 // ctxClient binds every request of the client library, which makes them
@@ -83,9 +84,11 @@ func (b *Bot) reportAPIError(err error) {
 }
 
 // paced returns do, made to wait first for a flood-control slot of chat
-// (see limiter) and to hold it until its answer: every call that makes or
-// changes a message goes through it, each attempt anew. The wait for the
-// slot runs through lend when it is set (see front.lend).
+// (see limiter) and to hold it until its answer, and then, on a store
+// other processes share, for its slot of the budget they share (see
+// reserve): every call that makes or changes a message goes through it,
+// each attempt anew. The waits run through lend when it is set (see
+// front.lend).
 func (b *Bot) paced(ctx context.Context, chat int64, lend func(func()), do func() error) func() error {
 	return func() error {
 		release, err := b.limit.wait(ctx, chat, lend)
@@ -93,8 +96,70 @@ func (b *Bot) paced(ctx context.Context, chat int64, lend func(func()), do func(
 			return err
 		}
 		defer release()
+		if b.shared {
+			if err := b.reserve(ctx, chat, lend); err != nil {
+				return err
+			}
+		}
 		return do()
 	}
+}
+
+// reserve takes a slot for a message to chat of the flood-control budget
+// the replicas sharing the store share (session.Service.Reserve), and
+// waits until it begins, through lend when it is set, taking the
+// Service's clock for the wall clock. It returns ctx's error when ctx ends
+// first. When the store fails, it logs and returns
+// nil: the message goes under the Bot's own pacing alone, rather than not
+// at all.
+func (b *Bot) reserve(ctx context.Context, chat int64, lend func(func())) error {
+	at, err := b.svc.Reserve(ctx, Platform, chat, b.cfg.Pace.shared(chat))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		b.log.Warn("reserving a flood-control slot among the replicas failed; sending under this replica's pacing alone", "chat", chat, "err", err)
+		return nil
+	}
+	d := time.Until(at)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	begun := false
+	wait := func() {
+		select {
+		case <-t.C:
+			begun = true
+		case <-ctx.Done():
+		}
+	}
+	if lend != nil {
+		lend(wait)
+	} else {
+		wait()
+	}
+	if !begun {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// shared returns the windows of p for a message to chat in the budget
+// replicas share: Group only for a group chat (a negative id).
+func (p Pace) shared(chat int64) session.PaceLimits {
+	rate := func(r Rate) session.PaceRate {
+		if r.unlimited() {
+			return session.PaceRate{}
+		}
+		return session.PaceRate{N: r.N, Per: r.Per}
+	}
+	l := session.PaceLimits{Chat: rate(p.Chat), Global: rate(p.Global), Margin: max(p.Margin, 0)}
+	if chat < 0 {
+		l.Group = rate(p.Group)
+	}
+	return l
 }
 
 // request makes an idempotent call whose result is not needed.

@@ -34,6 +34,10 @@ type Bot struct {
 	// the edits waiting for it.
 	limit  *limiter
 	outbox *outbox
+	// shared is set when the store is shared with other processes: the
+	// calls limit lets go take a slot of the budget they share too (see
+	// reserve).
+	shared bool
 	// work bounds every Bot API call but the long poll: Run ends it once
 	// the queued updates are handled, or when draining them takes too
 	// long.
@@ -85,6 +89,7 @@ func New(ctx context.Context, svc *session.Service, cfg Config) (*Bot, error) {
 	b.work, b.stopWork = context.WithCancel(context.Background())
 	b.api.Client = ctxClient{ctx: b.work, client: b.http}
 	b.limit = newLimiter(cfg.Pace)
+	b.shared = svc.Shared()
 	b.outbox = newOutbox(b, b.work)
 	return b, nil
 }

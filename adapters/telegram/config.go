@@ -111,6 +111,15 @@ type WebhookConfig struct {
 // editMessageText, editMessageMedia) counts; answers to taps, chat
 // actions and polling do not. A zero N or Per of a Rate means Telegram's;
 // a negative N, no limit.
+//
+// The limits are Telegram's for the bot as a whole. When the Bot's
+// session.Service is on a store other processes share (replicas on one
+// etcd cluster, session.Service.Shared), every message also takes a slot
+// of a budget all of them share in the store (session.Service.Reserve),
+// one store transaction a message, and waits for it after the Bot's own
+// pacing; when the store fails, the message goes under the Bot's own
+// pacing alone. On a store no other process shares, the Bot's own pacing
+// is all.
 type Pace struct {
 	// Chat bounds the messages of one chat. Default 1 per second.
 	Chat Rate
@@ -119,7 +128,18 @@ type Pace struct {
 	Group Rate
 	// Global bounds the messages of all chats. Default 30 per second.
 	Global Rate
+	// Margin is how much longer than its Per a message counts in the
+	// budget replicas share: an allowance for the time from the instant
+	// a replica's slot begins to Telegram counting its message (the
+	// request on its way, the replicas' clocks differing). A message that
+	// takes longer may still be refused, and is then sent again after
+	// retry_after. Default 250 ms; negative means none. Unused on a store
+	// no other process shares.
+	Margin time.Duration
 }
+
+// DefaultPaceMargin is the default of Pace.Margin.
+const DefaultPaceMargin = 250 * time.Millisecond
 
 // withDefaults returns p with its zero fields filled in.
 func (p Pace) withDefaults() Pace {
@@ -134,6 +154,9 @@ func (p Pace) withDefaults() Pace {
 	fill(&p.Chat, 1, time.Second)
 	fill(&p.Group, 20, time.Minute)
 	fill(&p.Global, 30, time.Second)
+	if p.Margin == 0 {
+		p.Margin = DefaultPaceMargin
+	}
 	return p
 }
 

@@ -58,11 +58,20 @@ type replicaSet struct {
 	// shutdown is the replicas' Config.ShutdownTimeout: short, so that a
 	// stop cuts the handling short, unless a test waits for it.
 	shutdown time.Duration
+	// pace is the replicas' Config.Pace: Telegram's, a thousand times
+	// faster, unless a test enforces flood control.
+	pace telegram.Pace
 }
 
 func newReplicaSet(t *testing.T, n int, seed uint64) *replicaSet {
 	t.Helper()
-	s := &replicaSet{t: t, fake: telegramtest.NewServer(), cluster: etcdtest.Start(t, 3), rng: rand.New(rand.NewPCG(seed, 1)), shutdown: time.Millisecond}
+	s := &replicaSet{t: t, fake: telegramtest.NewServer(), cluster: etcdtest.Start(t, 3), rng: rand.New(rand.NewPCG(seed, 1)), shutdown: time.Millisecond,
+		pace: telegram.Pace{
+			Chat:   telegram.Rate{N: 1, Per: time.Millisecond},
+			Group:  telegram.Rate{N: 20, Per: 60 * time.Millisecond},
+			Global: telegram.Rate{N: 30, Per: time.Millisecond},
+			Margin: 250 * time.Microsecond,
+		}}
 	t.Cleanup(s.fake.Close)
 	s.lb = httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 		u, _ := url.Parse(s.pick().url)
@@ -104,12 +113,7 @@ func (s *replicaSet) start(i int, newPlayer func(engine.Level, *rand.Rand) (engi
 	r.bot, err = telegram.New(context.Background(), r.svc, telegram.Config{
 		Token: telegramtest.Token, APIEndpoint: s.fake.Endpoint(), Mode: telegram.ModeWebhook,
 		Webhook: telegram.WebhookConfig{URL: s.lb.URL + "/hook", Secret: webhookSecret, Listener: ln},
-		Workers: 4, Reclaim: r.reclaim, ShutdownTimeout: s.shutdown,
-		Pace: telegram.Pace{
-			Chat:   telegram.Rate{N: 1, Per: time.Millisecond},
-			Group:  telegram.Rate{N: 20, Per: 60 * time.Millisecond},
-			Global: telegram.Rate{N: 30, Per: time.Millisecond},
-		},
+		Workers: 4, Reclaim: r.reclaim, ShutdownTimeout: s.shutdown, Pace: s.pace,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -498,6 +502,67 @@ func TestReclaimHandlesWhatALiveReplicaLeftUnfinished(t *testing.T) {
 	s.stop(0, r)
 	if inInbox(t, r.svc, u.UpdateID) {
 		t.Error("the tap is still in the inbox")
+	}
+}
+
+// TestReplicasKeepFloodControlTogether has three replicas each answer,
+// at once, two /help in one group chat and one in one private chat while
+// the fake enforces flood control, scaled down: each replica's own
+// pacing keeps its own answers within the limits but lets the three
+// replicas' go together, too many for a chat and for a group; the budget
+// the replicas share in etcd spaces them. Nothing is refused (429), and
+// every answer arrives.
+func TestReplicasKeepFloodControlTogether(t *testing.T) {
+	limits := telegramtest.Limits{
+		Chat:   telegramtest.Rate{N: 1, Per: 100 * time.Millisecond},
+		Group:  telegramtest.Rate{N: 3, Per: 600 * time.Millisecond},
+		Global: telegramtest.Rate{N: 30, Per: 100 * time.Millisecond},
+	}
+	s := newReplicaSet(t, 0, 13)
+	s.pace = paceOf(limits)
+	// Room for a loaded machine between a slot's start and the fake's
+	// count of its message.
+	s.pace.Margin = 100 * time.Millisecond
+	for i := range 3 {
+		s.start(i, nil)
+	}
+	s.fake.Enforce(limits)
+	grp, priv := group(-9100), private(9100)
+	var updates [][]tgbotapi.Update // by replica
+	for i := range s.reps {
+		member := user(9101+int64(i), "en")
+		updates = append(updates, []tgbotapi.Update{
+			withID(s, s.fake.NewTextUpdate(grp, member, "/help")),
+			withID(s, s.fake.NewTextUpdate(grp, member, "/help")),
+			withID(s, s.fake.NewTextUpdate(priv, user(9100, "en"), "/help")),
+		})
+	}
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, r := range s.reps {
+		for _, u := range updates[i] {
+			wg.Go(func() {
+				<-start
+				if status := post(t, r, u); status != http.StatusOK {
+					t.Errorf("replica %d: update %d not kept: %d", i, u.UpdateID, status)
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	s.wait("every answer", func() bool {
+		return len(s.fake.BotMessages(grp.ID)) == 6 && len(s.fake.BotMessages(priv.ID)) == 3
+	})
+	if n := s.fake.Flooded(); n != 0 {
+		t.Errorf("flood control refused %d messages of the replicas", n)
+	}
+	for _, chat := range []int64{grp.ID, priv.ID} {
+		for _, m := range s.fake.BotMessages(chat) {
+			if !strings.HasPrefix(m.Text, "/play") {
+				t.Errorf("chat %d: %q, want the help", chat, m.Text)
+			}
+		}
 	}
 }
 

@@ -28,6 +28,10 @@ type TelegramConfig struct {
 	// Workers is how many updates are handled at once; 0 means the
 	// adapter's default.
 	Workers int `yaml:"workers"`
+	// PaceMargin is telegram.Pace.Margin: how much longer than Telegram's
+	// windows a message counts in the flood-control budget replicas on
+	// etcd share; 0 means the adapter's default.
+	PaceMargin time.Duration `yaml:"pace_margin"`
 }
 
 // newTelegram connects to the Bot API (getMe, aborted when ctx ends) and
@@ -47,6 +51,7 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 			Secret: string(c.Webhook.Secret),
 		},
 		Workers:         c.Workers,
+		Pace:            telegram.Pace{Margin: c.PaceMargin},
 		Reclaim:         reclaim,
 		Log:             log,
 		ShutdownTimeout: cfg.ShutdownTimeout,

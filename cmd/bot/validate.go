@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/boardbot/boardbot/adapters/telegram"
 )
 
 // errBadValue is wrapped by every error of validate: a config key whose
@@ -23,6 +25,11 @@ const maxDeferAfter = 2500 * time.Millisecond
 // maxThinkTime is the longest ai.think_time accepted: a move that takes
 // longer would outlive the platforms' patience with a tap.
 const maxThinkTime = time.Minute
+
+// maxPaceMargin is the longest telegram.pace_margin accepted: each
+// message of a chat counts that much longer than a second among
+// replicas, so a long one slows every chat down.
+const maxPaceMargin = 5 * time.Second
 
 // webhookSecretPattern is what Telegram accepts as a webhook secret token.
 var webhookSecretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
@@ -159,6 +166,9 @@ func validate(c Config) error {
 		bad("telegram.webhook.secret", s, "1-256 characters of A-Z, a-z, 0-9, _ and -")
 	}
 	nonNegative("telegram.workers", tg.Workers)
+	if m := tg.PaceMargin; m < 0 || m > maxPaceMargin {
+		bad("telegram.pace_margin", m, "0 (the default, "+telegram.DefaultPaceMargin.String()+") up to "+maxPaceMargin.String())
+	}
 
 	dc := c.Discord
 	if hasSpace(string(dc.Token)) {
