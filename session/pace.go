@@ -39,6 +39,10 @@ type PaceLimits struct {
 	// Reserve gives and the platform counting the message (the network,
 	// clocks of processes that differ).
 	Margin time.Duration
+	// Lead puts the slot no earlier than Lead after now: about the time
+	// Reserve takes to come back, so that the message can go at the
+	// slot's instant, not after it.
+	Lead time.Duration
 }
 
 // Reserve takes a slot of the flood-control budget that every process
@@ -149,7 +153,7 @@ func (s *Service) reservePaces(ctx context.Context, calls []*paceCall) []error {
 			if errs[i] != nil {
 				continue
 			}
-			at := earliestSlot(now, ws)
+			at := earliestSlot(now+int64(max(c.l.Lead, 0)), ws)
 			var touched []*paceEntry
 			for _, w := range ws {
 				w.e.span = max(w.e.span, w.span)

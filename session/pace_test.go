@@ -64,6 +64,19 @@ func TestReserveSpacesAChatsSlotsByPerAndMargin(t *testing.T) {
 	})
 }
 
+// TestReserveLeadPlacesTheSlotAhead reserves with a lead: the slot is
+// that far ahead of now, and the next one spaced from it.
+func TestReserveLeadPlacesTheSlotAhead(t *testing.T) {
+	onEveryStore(t, func(t *testing.T, c *clock, one, _ *Service) {
+		l := PaceLimits{Chat: PaceRate{1, time.Second}, Lead: 300 * time.Millisecond}
+		start := c.Now()
+		got := []time.Duration{reserved(t, one, c, start, 5, l), reserved(t, one, c, start, 5, l)}
+		if want := []time.Duration{300 * time.Millisecond, 1300 * time.Millisecond}; !slices.Equal(got, want) {
+			t.Errorf("slots %v, want %v", got, want)
+		}
+	})
+}
+
 func TestReserveKeepsAGroupsWindowOnTopOfItsChats(t *testing.T) {
 	onEveryStore(t, func(t *testing.T, c *clock, one, two *Service) {
 		l := PaceLimits{Chat: PaceRate{1, time.Second}, Group: PaceRate{3, 10 * time.Second}}

@@ -108,18 +108,33 @@ func (b *Bot) paced(ctx context.Context, chat int64, lend func(func()), do func(
 // reserve takes a slot for a message to chat of the flood-control budget
 // the replicas sharing the store share (session.Service.Reserve), and
 // waits until it begins, through lend when it is set, taking the
-// Service's clock for the wall clock. It returns ctx's error when ctx ends
-// first. When the store fails, it logs and returns
-// nil: the message goes under the Bot's own pacing alone, rather than not
-// at all.
+// Service's clock for the wall clock. A slot is placed ahead by about
+// the time a reserve takes (b.lag); one that came back later than half
+// the margin after its instant, so that the message would go too late
+// for the window it was fitted to, is given up and another taken, twice
+// at most. It returns ctx's error when ctx ends first. When the store
+// fails, it logs and returns nil: the message goes under the Bot's own
+// pacing alone, rather than not at all.
 func (b *Bot) reserve(ctx context.Context, chat int64, lend func(func())) error {
-	at, err := b.svc.Reserve(ctx, Platform, chat, b.cfg.Pace.shared(chat))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	l := b.cfg.Pace.shared(chat)
+	var at time.Time
+	for try := 0; ; try++ {
+		l.Lead = time.Duration(b.lag.Load())
+		start := time.Now()
+		var err error
+		at, err = b.svc.Reserve(ctx, Platform, chat, l)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			b.log.Warn("reserving a flood-control slot among the replicas failed; sending under this replica's pacing alone", "chat", chat, "err", err)
+			return nil
 		}
-		b.log.Warn("reserving a flood-control slot among the replicas failed; sending under this replica's pacing alone", "chat", chat, "err", err)
-		return nil
+		took := time.Since(start)
+		b.lag.Store(int64(max(took, time.Duration(b.lag.Load())*7/8)))
+		if late := time.Since(at); late <= l.Margin/2 || try == 2 {
+			break
+		}
 	}
 	d := time.Until(at)
 	if d <= 0 {

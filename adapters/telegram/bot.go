@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -38,6 +39,9 @@ type Bot struct {
 	// calls limit lets go take a slot of the budget they share too (see
 	// reserve).
 	shared bool
+	// lag is about how long a shared flood-control reserve takes to come
+	// back, in nanoseconds: the lead its slots are placed with.
+	lag atomic.Int64
 	// work bounds every Bot API call but the long poll: Run ends it once
 	// the queued updates are handled, or when draining them takes too
 	// long.
