@@ -29,6 +29,7 @@ type Cluster struct {
 	t       testing.TB
 	mu      sync.Mutex
 	members []*embed.Etcd
+	cfgs    []*embed.Config // to restart a member
 	clients []string
 	// tlsFiles are the client's files of a cluster with TLS; password
 	// the root user's of a cluster with authentication.
@@ -105,6 +106,7 @@ func start(t testing.TB, n int, withTLS bool) (*Cluster, error) {
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		cfgs[i] = cfg
 	}
+	c.cfgs = cfgs
 	// Members wait for each other: start them together.
 	c.members = make([]*embed.Etcd, n)
 	errs := make([]error, n)
@@ -234,6 +236,31 @@ func (c *Cluster) Stop(i int) {
 		m.Server.HardStop()
 		m.Close()
 	}
+}
+
+// Restart starts member i again after Stop, on its data and addresses,
+// and waits until it is ready.
+func (c *Cluster) Restart(i int) {
+	c.t.Helper()
+	c.mu.Lock()
+	running := c.members[i] != nil
+	c.mu.Unlock()
+	if running {
+		return
+	}
+	m, err := embed.StartEtcd(c.cfgs[i])
+	if err != nil {
+		c.t.Fatalf("etcdtest: restart member %d: %v", i, err)
+	}
+	select {
+	case <-m.Server.ReadyNotify():
+	case <-time.After(30 * time.Second):
+		m.Close()
+		c.t.Fatalf("etcdtest: member %d not ready after its restart", i)
+	}
+	c.mu.Lock()
+	c.members[i] = m
+	c.mu.Unlock()
 }
 
 // Client returns a client of every member, closed when the test ends.
