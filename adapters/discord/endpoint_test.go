@@ -10,12 +10,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/engine"
@@ -541,12 +544,21 @@ func TestEndpointFinishesWhatADeadReplicaDeferred(t *testing.T) {
 	board, _ := fake.Message(fake.Response(id).Original)
 	held.Store(true)
 	close(fire)
+	changes := c.Client(t).Watch(t.Context(), "discord/", clientv3.WithPrefix())
 	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp := fake.Response(id); resp.Type != 6 {
 		t.Fatalf("tap answered %+v, want a deferred update (6)", resp)
+	}
+	// The deferral is kept as it is written: wait for the keeping.
+	for !kept(t, b.svc, id) {
+		select {
+		case <-changes:
+		case <-time.After(waitLimit):
+			t.Fatal("the deferral is not kept")
+		}
 	}
 	calls := len(fake.Calls())
 	// A is stuck for good: B takes the tap over on its next tick.
@@ -618,4 +630,14 @@ func TestEndpointDropsADeferralDiscordNeverGot(t *testing.T) {
 	if left, err := r.svc.Reclaim(context.Background(), Platform, nil); err != nil || len(left) != 0 {
 		t.Errorf("inbox after the drop: %v, %v; want it empty", left, err)
 	}
+}
+
+// kept reports whether interaction id is kept in the inbox.
+func kept(t *testing.T, svc *session.Service, id string) bool {
+	t.Helper()
+	pending, err := svc.Pending(context.Background(), Platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.ContainsFunc(pending, func(it session.InboxItem) bool { return strconv.FormatInt(it.ID, 10) == id })
 }
