@@ -150,9 +150,12 @@ var baseCatalog = map[Key]map[Lang]string{
 		Chinese: "/duel [@用户] [棋类] [first|second|random] — 向某人（或任何人）发起对战\n/accept、/decline、/cancel — 接受、拒绝或撤回挑战\n/rematch — 交换先后手再来一局\n/stats — 你的战绩；/top [hard] — 本群排行\n/lang en|zh — 设置语言",
 	},
 	MsgHelpTerminal: {
-		English: "In the terminal: type a button's number; /as NAME — type as another user (/as alone switches back); /quit — leave.",
-		Chinese: "终端里：输入按钮的编号；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
+		English: "In the terminal: type a button's number; /web — the board's link for a browser; /as NAME — type as another user (/as alone switches back); /quit — leave.",
+		Chinese: "终端里：输入按钮的编号；/web — 在浏览器中打开棋盘的链接；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
 	},
+	MsgWebLink:        {English: "🌐 This board in a browser: %s", Chinese: "🌐 在浏览器中打开这个棋盘：%s"},
+	MsgWebNoGame:      {English: "There is no board on screen. Start a game with /play, then type /web.", Chinese: "屏幕上没有棋盘。先用 /play 开始一局，再输入 /web。"},
+	MsgWebOff:         {English: "The web board is off (web.listen is not set).", Chinese: "网页棋盘未开启（未设置 web.listen）。"},
 	MsgBadLang:        {English: "Languages: /lang en or /lang zh.", Chinese: "可选语言：/lang en 或 /lang zh。"},
 	MsgLangSet:        {English: "I'll answer you in English.", Chinese: "之后我会用中文回复你。"},
 	MsgNoChallenge:    {English: "There is no challenge here for you. Start one with /duel.", Chinese: "这里没有给你的挑战。用 /duel 发起一个。"},
@@ -381,7 +384,13 @@ func ErrorText(l Lang, err error) string {
 const (
 	MsgHelpMore Key = "help_more"
 	// MsgHelpTerminal is the part of /help only the terminal has.
-	MsgHelpTerminal      Key = "help_terminal"
+	MsgHelpTerminal Key = "help_terminal"
+	// MsgWebLink gives the link of the board on screen (%s) for a
+	// browser; MsgWebNoGame says there is none; MsgWebOff that the web
+	// board is not served.
+	MsgWebLink           Key = "web_link"
+	MsgWebNoGame         Key = "web_no_game"
+	MsgWebOff            Key = "web_off"
 	MsgBadLang           Key = "bad_lang"
 	MsgLangSet           Key = "lang_set"
 	MsgNoChallenge       Key = "no_challenge"

@@ -36,11 +36,12 @@ var (
 	bucketChatHistory  = []byte("chathistory")  // platform, chat, user, inverted end time, id → id of a finished game the user played in the chat
 	bucketEnded        = []byte("ended")        // end time, id → the game's platform, chat and players (endedRecord)
 	bucketPace         = []byte("pace")         // platform → paceRecord of all its chats; platform, chat (8 bytes) → paceRecord of the chat
+	bucketSecrets      = []byte("secrets")      // name → random bytes the bot made for itself
 	allBuckets         = [][]byte{
 		bucketGames, bucketRunning, bucketLive, bucketDeadlines, bucketLast,
 		bucketStats, bucketChatPlayers, bucketChatSettings, bucketUserSettings,
 		bucketUserLive, bucketInbox, bucketUpdates, bucketUpdateTimes, bucketFocus,
-		bucketHistory, bucketChatHistory, bucketEnded, bucketPace,
+		bucketHistory, bucketChatHistory, bucketEnded, bucketPace, bucketSecrets,
 	}
 )
 

@@ -55,9 +55,19 @@ type Console struct {
 	// its buttons show part of the board: a typed move keeps it.
 	window  *engine.Point
 	expired chan adapters.Decision
+	// remote runs on Run's goroutine what another front (the web board)
+	// asks of the terminal's messages.
+	remote chan func()
 	// replays is the directory the replays are written to.
 	replays string
+	// link returns the web board's link of a game for a user; nil when
+	// no web board is served.
+	link func(session.GameID, session.User) string
 }
+
+// SetWebLinks makes the terminal print a board's web link, made by link,
+// when the board is first shown, at start and on /web.
+func (c *Console) SetWebLinks(link func(session.GameID, session.User) string) { c.link = link }
 
 // SetReplayDir sets the directory ▶️ writes a finished game's replay GIF
 // to, and /stats the player's chart (their paths are printed); the
@@ -71,7 +81,10 @@ func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User,
 	if user.Handle == "" {
 		user.Handle = user.Name
 	}
-	return &Console{d: d, in: in, out: out, owner: user, user: user, lang: locale, expired: make(chan adapters.Decision, 64), replays: os.TempDir()}
+	return &Console{
+		d: d, in: in, out: out, owner: user, user: user, lang: locale,
+		expired: make(chan adapters.Decision, 64), remote: make(chan func()), replays: os.TempDir(),
+	}
 }
 
 // Expired tells the console that the session's sweeper ended a game, so
@@ -94,6 +107,7 @@ func (c *Console) Expired(v session.View) {
 func (c *Console) Run(ctx context.Context) error {
 	fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWelcome))
 	c.carry(ctx, c.d.Resume(ctx, c.request()))
+	c.webLink(ctx, false)
 	lines := make(chan input)
 	errs := make(chan error, 1)
 	go func() {
@@ -126,6 +140,10 @@ func (c *Console) Run(ctx context.Context) error {
 		case d := <-c.expired:
 			fmt.Fprintln(c.out)
 			c.carry(ctx, d)
+			continue
+		case f := <-c.remote:
+			fmt.Fprintln(c.out)
+			f()
 			continue
 		case in, ok = <-lines:
 		}
@@ -168,6 +186,9 @@ func (c *Console) handle(ctx context.Context, line string) {
 	switch {
 	case line == "/as" || strings.HasPrefix(line, "/as "):
 		c.switchUser(ctx, strings.Fields(line)[1:])
+		return
+	case line == "/web":
+		c.webLink(ctx, true)
 		return
 	case strings.HasPrefix(line, "/"):
 		d := c.d.Text(ctx, c.request(), line)
@@ -276,7 +297,76 @@ func (c *Console) Send(ctx context.Context, _ string, m adapters.Message) (strin
 	}
 	id := messagePrefix + string(m.Game.ID())
 	c.board(id, m)
+	if st := m.Game.Status(); st == session.Running || st == session.Open {
+		c.webLink(ctx, false)
+	}
 	return id, nil
+}
+
+// webLink prints the web link of the board on screen; asked says /web
+// asked for it, so that its absence is told too.
+func (c *Console) webLink(ctx context.Context, asked bool) {
+	game, shown := strings.CutPrefix(c.message, messagePrefix)
+	switch {
+	case c.link == nil:
+		if asked {
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWebOff))
+		}
+	case !shown:
+		if asked {
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWebNoGame))
+		}
+	default:
+		fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWebLink, c.link(session.GameID(game), c.user)))
+	}
+}
+
+// Remote returns the front through which another front (the web board)
+// shows boards in the terminal: what it asks runs on Run's goroutine,
+// between two lines typed.
+func (c *Console) Remote() adapters.Front { return remote{c} }
+
+// remote is the Console's front for other goroutines.
+type remote struct{ c *Console }
+
+func (r remote) Platform() session.Platform { return Platform }
+
+// do runs f on Run's goroutine and returns its error, or ctx's.
+func (r remote) do(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	select {
+	case r.c.remote <- func() { done <- f() }:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (r remote) Notify(ctx context.Context, text string) error {
+	return r.do(ctx, func() error { return r.c.Notify(ctx, text) })
+}
+
+func (r remote) Send(ctx context.Context, chat string, m adapters.Message) (string, error) {
+	var id string
+	err := r.do(ctx, func() error {
+		var err error
+		id, err = r.c.Send(ctx, chat, m)
+		return err
+	})
+	return id, err
+}
+
+func (r remote) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
+	return r.do(ctx, func() error { return r.c.Edit(ctx, at, m) })
+}
+
+func (r remote) Attach(ctx context.Context, f adapters.File) error {
+	return r.do(ctx, func() error { return r.c.Attach(ctx, f) })
 }
 
 // Edit prints the board of message at again. A typed move in the game on

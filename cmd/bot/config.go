@@ -88,6 +88,7 @@ type Config struct {
 	// ShutdownTimeout bounds how long the bot finishes the work in hand
 	// after it is told to stop.
 	ShutdownTimeout time.Duration  `yaml:"shutdown_timeout"`
+	Web             WebConfig      `yaml:"web"`
 	Telegram        TelegramConfig `yaml:"telegram"`
 	Discord         struct {
 		Token Secret `yaml:"token"`
@@ -153,6 +154,7 @@ func defaultConfig() Config {
 	c.ShutdownTimeout = 10 * time.Second
 	c.Discord.Interactions.Path = "/interactions"
 	c.Discord.DeferAfter = discord.DefaultDeferAfter
+	c.Web.LinkTTL = 24 * time.Hour
 	return c
 }
 
@@ -173,6 +175,9 @@ var envOverrides = []struct {
 	{"BOT_LOG_LEVEL", "log.level", func(c *Config, v string) { c.Log.Level = v }},
 	{"BOT_METRICS_LISTEN", "metrics.listen", func(c *Config, v string) { c.Metrics.Listen = v }},
 	{"BOT_BACKUP_TOKEN", "metrics.backup_token", func(c *Config, v string) { c.Metrics.BackupToken = Secret(v) }},
+	{"BOT_WEB_LISTEN", "web.listen", func(c *Config, v string) { c.Web.Listen = v }},
+	{"BOT_WEB_PUBLIC_URL", "web.public_url", func(c *Config, v string) { c.Web.PublicURL = v }},
+	{"BOT_WEB_SECRET", "web.secret", func(c *Config, v string) { c.Web.Secret = Secret(v) }},
 }
 
 // hintsEnv overrides limits.hints_per_game, a number: loadConfig

@@ -195,16 +195,40 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		}
 		servers = append(servers, tg.Run)
 	}
+	// The web board's moves are decided by the dispatcher of the game's
+	// platform and shown in its chat by that platform's front.
+	dispatchers := map[session.Platform]*adapters.Dispatcher{}
+	fronts := adapters.Fronts{}
+	var con *console.Console
 	if len(servers) == 0 || (len(servers) == 1 && cfg.Metrics.Listen != "") || cfg.Console.Enabled {
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
 		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
-		con := console.New(d, stdin, stdout, user, cfg.Console.Locale)
+		con = console.New(d, stdin, stdout, user, cfg.Console.Locale)
 		con.SetReplayDir(filepath.Dir(cfg.Database.Path))
 		onExpire[console.Platform] = con.Expired
+		dispatchers[console.Platform], fronts[console.Platform] = d, con.Remote()
 		servers = append(servers, func(ctx context.Context) error {
 			log.Debug("starting the console game", "db", cfg.Database.Path)
 			return con.Run(ctx)
 		})
+	}
+	// Bound before the game starts, so that a bad address stops the bot
+	// before anyone plays.
+	ln, err := listenWeb(cfg.Web, con != nil)
+	if err != nil {
+		return err
+	}
+	if ln != nil {
+		wb, err := newWebBoard(ctx, cfg, ln, svc, dispatchers, fronts, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		if con != nil {
+			con.SetWebLinks(func(g session.GameID, u session.User) string { return wb.link(console.Platform, g, u.ID) })
+		}
+		log.Info("serving the web board", "addr", ln.Addr().String())
+		servers = append(servers, wb.serve)
 	}
 	defer startSweeper(ctx, store, svc, log)()
 	return serve(ctx, servers, cfg.ShutdownTimeout)

@@ -15,7 +15,7 @@ const minRedacted = 6
 // secrets returns the configured secrets that are set.
 func (c Config) secrets() []string {
 	var s []string
-	for _, v := range []Secret{c.Telegram.Token, c.Telegram.Webhook.Secret, c.Discord.Token, c.Metrics.BackupToken, c.Database.Etcd.Password} {
+	for _, v := range []Secret{c.Telegram.Token, c.Telegram.Webhook.Secret, c.Discord.Token, c.Metrics.BackupToken, c.Database.Etcd.Password, c.Web.Secret} {
 		if len(v) >= minRedacted {
 			s = append(s, string(v))
 		}

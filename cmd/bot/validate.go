@@ -144,6 +144,18 @@ func validate(c Config) error {
 		bad("metrics.backup_token", c.Metrics.BackupToken, fmt.Sprintf("at least %d characters, or empty to turn /backup off", minBackupToken))
 	}
 	nonNegativeDuration("shutdown_timeout", c.ShutdownTimeout)
+	if l := c.Web.Listen; l != "" && !hostPort(l) {
+		bad("web.listen", l, "host:port or :port, or empty to serve the web board for the terminal only")
+	}
+	if u := c.Web.PublicURL; u != "" && (!webURL(u) || strings.ContainsAny(u, "?#")) {
+		bad("web.public_url", u, "the http(s)://host[/path] users reach the web board at")
+	}
+	if n := len(c.Web.Secret); n > 0 && n < minWebSecret {
+		bad("web.secret", c.Web.Secret, fmt.Sprintf("at least %d characters, or empty for one the bot makes", minWebSecret))
+	}
+	if t := c.Web.LinkTTL; t < time.Minute || t > 30*24*time.Hour {
+		bad("web.link_ttl", t, "1m to 720h")
+	}
 
 	tg := c.Telegram
 	if hasSpace(string(tg.Token)) {
@@ -238,6 +250,9 @@ func webURL(s string) bool {
 // hasSpace reports whether s holds white space, as a token pasted with a
 // line break does.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\r\n") }
+
+// minWebSecret is the shortest web.secret accepted.
+const minWebSecret = 16
 
 // minHistoryKeep is the shortest history.keep accepted: a game just
 // finished stays for its rematch and replay buttons.
