@@ -14,7 +14,7 @@ type state struct {
 	Width   int            `json:"width"`
 	Height  int            `json:"height"`
 	K       int            `json:"k"`
-	// Marks is "xo" for tic-tac-toe, "stones" for every other game.
+	// Marks is "xo" for games of up to four in a row, "stones" for five.
 	Marks   string    `json:"marks"`
 	Rules   string    `json:"rules"`
 	Columns []string  `json:"columns"`
@@ -55,8 +55,8 @@ func stateOf(v session.View, user string, l render.Lang) state {
 		Winner: -1, HintsLeft: v.HintsLeft(), Takebacks: v.Takebacks(), Status: render.Status(v, l), Lang: langCode(l),
 		Rematch: v.Rematch(), Moves: [][2]int{}, WinLine: [][2]int{}, Forbidden: [][2]int{},
 	}
-	if r.Family() == engine.FamilyTicTacToe {
-		s.Marks = "xo"
+	if r.K < 5 {
+		s.Marks = "xo" // as the chats draw it: ❌ ⭕ up to four in a row
 	}
 	for x := range r.Width {
 		s.Columns = append(s.Columns, render.ColumnLabel(x))
