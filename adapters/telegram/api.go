@@ -701,3 +701,25 @@ func inlineKeyboard(kb render.Keyboard) *tgbotapi.InlineKeyboardMarkup {
 	}
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
+
+// withWebButton returns kb with a last row of one button that opens url,
+// the game's web board, when url is set and Telegram's limit on buttons
+// leaves room for it.
+func withWebButton(kb *tgbotapi.InlineKeyboardMarkup, url string) *tgbotapi.InlineKeyboardMarkup {
+	if url == "" {
+		return kb
+	}
+	button := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonURL("🌐", url)}
+	if kb == nil {
+		return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{button}}
+	}
+	total := 0
+	for _, r := range kb.InlineKeyboard {
+		total += len(r)
+	}
+	if total >= MaxButtons {
+		return kb
+	}
+	rows := append(kb.InlineKeyboard[:len(kb.InlineKeyboard):len(kb.InlineKeyboard)], button)
+	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
+}

@@ -89,6 +89,9 @@ type Config struct {
 	// of every failed Bot API call attempt but "message is not modified",
 	// for metrics.
 	OnAPIError func(code int)
+	// WebBoard, when set, returns the address the 🌐 button under a
+	// game's board opens (the web board), "" for no button.
+	WebBoard func(v session.View) string
 }
 
 // WebhookConfig configures ModeWebhook.

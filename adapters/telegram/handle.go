@@ -208,6 +208,9 @@ func (b *Bot) text(ctx context.Context, req adapters.Request, m *tgbotapi.Messag
 func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
 	c := render.Compose(v, l, render.TelegramLayout, window)
 	kb = inlineKeyboard(c.Keyboard)
+	if b.cfg.WebBoard != nil && v.Status() != session.Open {
+		kb = withWebButton(kb, b.cfg.WebBoard(v))
+	}
 	if !c.HasPicture {
 		return c.Text, nil, kb, nil
 	}
@@ -312,6 +315,11 @@ func (b *Bot) Expired(v session.View) {
 	defer cancel()
 	adapters.Carry(ctx, nil, b.disp.Expired(ctx, v), adapters.Fronts{Platform: &front{b: b, wait: true}})
 }
+
+// Front returns the front that edits the bot's board messages, and posts
+// new ones, for requests that came through another front: the web
+// board's moves. It is safe for concurrent use.
+func (b *Bot) Front() adapters.Front { return &front{b: b, wait: true} }
 
 // InlineChatPrefix begins the session chat of an inline message.
 //

@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/boardbot/boardbot/adapters/web/webtest"
 
 	"github.com/chromedp/chromedp"
 
@@ -20,74 +19,6 @@ import (
 	"github.com/boardbot/boardbot/session"
 )
 
-// browser starts a headless Chromium of viewport w×h for the test. It
-// reaches no host but loopback: every other name resolves to nothing, so
-// Telegram's script fails to load, as it does in the tests' sandbox.
-func browser(t *testing.T, w, h int) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("the browser tests need Debian's chromium (apt-get install chromium; .ci/run installs it)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(w, h),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	// The first action starts the browser: no timeout on its context.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
-
-// screenshot writes the page to $BOARDBOT_SCREENSHOTS/name.png when the
-// variable is set, for a person to look at.
-func screenshot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("BOARDBOT_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// count returns how many elements match a CSS selector.
-func count(t *testing.T, ctx context.Context, sel string) int {
-	t.Helper()
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf("document.querySelectorAll(%q).length", sel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// waitFor waits until the JavaScript expression is true on the page.
-func waitFor(t *testing.T, ctx context.Context, what, expr string) {
-	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		body, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body.innerText"))
-		t.Fatalf("waiting for %s: %v\npage:\n%s", what, err, body)
-	}
-}
-
-// cellSel selects the board's cell x, y.
-func cellSel(x, y int) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, x, y) }
-
 // TestBrowserPlaysFromALink opens a game's link in Chromium, taps a cell,
 // and sees the move and the AI's reply on the page without a reload, and
 // the chat's board message edited.
@@ -95,22 +26,22 @@ func TestBrowserPlaysFromALink(t *testing.T) {
 	h := newWebHarness(t)
 	h.now.Store(time.Now().Unix())
 	v := h.play("900", "9", "7x7 k4 easy")
-	ctx := browser(t, 800, 900)
+	ctx := webtest.Browser(t, 800, 900)
 	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("9", v.ID()))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(cellSel(3, 3)))); err != nil {
+	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
-	if n := count(t, ctx, cellSel(3, 3)+" .stone.s0"); n != 1 {
+	webtest.WaitFor(t, ctx, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	if n := webtest.Count(t, ctx, webtest.Cell(3, 3)+" .stone.s0"); n != 1 {
 		t.Errorf("the tapped cell shows %d black stones", n)
 	}
 	if h.chat.editCount() != 1 {
 		t.Errorf("the chat's board was edited %d times, want once", h.chat.editCount())
 	}
-	screenshot(t, ctx, "board-7x7")
+	webtest.Screenshot(t, ctx, "board-7x7")
 }
 
 // TestBrowserMiniAppInChineseAndDark opens the page as Telegram opens a
@@ -128,11 +59,11 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	})
 	theme, _ := json.Marshal(map[string]string{"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1", "secondary_bg_color": "#232e3c"})
 	launch := url.Values{"tgWebAppData": {init}, "tgWebAppThemeParams": {string(theme)}, "tgWebAppVersion": {"8.0"}}
-	ctx := browser(t, 390, 800)
+	ctx := webtest.Browser(t, 390, 800)
 	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/?game="+url.QueryEscape(string(v.ID()))+"#"+launch.Encode())); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 9`)
+	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 9`)
 	undo, err1 := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#resign")))
 	lang, err2 := chromedp.Run(ctx, chromedp.Evaluate[string]("document.documentElement.lang"))
 	dark, err3 := chromedp.Run(ctx, chromedp.Evaluate[string]("getComputedStyle(document.body).backgroundColor"))
@@ -142,11 +73,11 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	if undo != "🏳 认输" || lang != "zh" || dark != "rgb(23, 33, 43)" {
 		t.Errorf("resign %q, lang %q, background %q; want Chinese and Telegram's dark theme", undo, lang, dark)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(cellSel(1, 1)))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(1, 1)))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
-	screenshot(t, ctx, "board-3x3-dark-zh")
+	webtest.WaitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Screenshot(t, ctx, "board-3x3-dark-zh")
 }
 
 // TestBrowser19x19FitsAPhone opens a 19×19 game at 360×640: every one of
@@ -156,11 +87,11 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 	h := newWebHarness(t)
 	h.now.Store(time.Now().Unix())
 	v := h.play("902", "92", "19x19 easy")
-	ctx := browser(t, 360, 640)
+	ctx := webtest.Browser(t, 360, 640)
 	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("92", v.ID()))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 361`)
+	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 361`)
 	bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 		const bad = [];
 		for (const c of document.querySelectorAll("#board .cell")) {
@@ -180,11 +111,11 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 	if len(bad) != 0 {
 		t.Errorf("%d cells not tappable at 360 px: %v", len(bad), bad[:min(len(bad), 10)])
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(cellSel(9, 9)))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(9, 9)))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
-	screenshot(t, ctx, "board-19x19-phone")
+	webtest.WaitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Screenshot(t, ctx, "board-19x19-phone")
 }
 
 // TestBrowserRefusesABadLink opens the page with a forged token: it shows
@@ -195,12 +126,12 @@ func TestBrowserRefusesABadLink(t *testing.T) {
 	v := h.play("903", "93", "ttt easy")
 	other, _ := NewSigner([]byte("a secret that is not the server's"))
 	forged := other.Sign(Grant{Platform: "telegram", User: "93", Game: v.ID(), Expires: h.now.Load() + 3600})
-	ctx := browser(t, 390, 700)
+	ctx := webtest.Browser(t, 390, 700)
 	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+forged)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the sign-in message", `!document.getElementById("signin").hidden`)
-	if n := count(t, ctx, "#board .cell"); n != 0 {
+	webtest.WaitFor(t, ctx, "the sign-in message", `!document.getElementById("signin").hidden`)
+	if n := webtest.Count(t, ctx, "#board .cell"); n != 0 {
 		t.Errorf("a forged link shows %d cells", n)
 	}
 }
@@ -213,11 +144,11 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 	h := newWebHarness(t)
 	h.now.Store(time.Now().Unix())
 	v := h.play("904", "94", "7x7 k4 easy")
-	ctx := browser(t, 600, 900)
+	ctx := webtest.Browser(t, 600, 900)
 	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("94", v.ID()))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
 	visible := func(id string) bool {
 		shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("getComputedStyle(document.getElementById(%q)).display !== 'none'", id)))
 		if err != nil {
@@ -229,31 +160,31 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 		t.Errorf("a running game shows replay %v, rematch %v, resign %v", visible("replay"), visible("rematch"), visible("resign"))
 	}
 	for range 2 {
-		n := count(t, ctx, "#board .stone")
+		n := webtest.Count(t, ctx, "#board .stone")
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#board .cell:not([disabled])"))); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, ctx, "the move and the reply", fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, n+2))
+		webtest.WaitFor(t, ctx, "the move and the reply", fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, n+2))
 	}
-	moves := count(t, ctx, "#board .stone")
+	moves := webtest.Count(t, ctx, "#board .stone")
 	// The player resigns in the chat.
 	dec := h.d.Text(context.Background(), adapters.Request{Chat: "904", User: session.User{ID: "94"}, Locale: "en"}, "/resign")
 	adapters.Carry(context.Background(), h.chat, dec, nil)
-	waitFor(t, ctx, "the end of the game", `getComputedStyle(document.getElementById("replay")).display !== "none"`)
+	webtest.WaitFor(t, ctx, "the end of the game", `getComputedStyle(document.getElementById("replay")).display !== "none"`)
 	if !visible("rematch") || visible("resign") {
 		t.Errorf("a finished game shows rematch %v, resign %v", visible("rematch"), visible("resign"))
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back"))); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, ctx, "#board .stone"); n != moves-1 {
+	if n := webtest.Count(t, ctx, "#board .stone"); n != moves-1 {
 		t.Errorf("one step back shows %d stones, want %d", n, moves-1)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first"))); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, ctx, "#board .stone"); n != 0 {
+	if n := webtest.Count(t, ctx, "#board .stone"); n != 0 {
 		t.Errorf("the first step shows %d stones", n)
 	}
-	screenshot(t, ctx, "board-7x7-replay")
+	webtest.Screenshot(t, ctx, "board-7x7-replay")
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/console"
+	"github.com/boardbot/boardbot/adapters/telegram"
 	"github.com/boardbot/boardbot/session"
 )
 
@@ -162,6 +163,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		tickers = append(tickers, t)
 		return t.C
 	}
+	// The web board's moves are decided by the dispatcher of the game's
+	// platform and shown in its chat by that platform's front. The board
+	// itself is made below, once every platform is; a link asked for
+	// before that (none is: nothing is served yet) would be "".
+	dispatchers := map[session.Platform]*adapters.Dispatcher{}
+	fronts := adapters.Fronts{}
+	var wb *webBoard
+	webLink := func(p session.Platform, game session.GameID, user string) string {
+		if wb == nil {
+			return ""
+		}
+		return wb.link(p, game, user)
+	}
 	if cfg.Discord.Token != "" {
 		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks())
 		if err != nil {
@@ -189,16 +203,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 				})
 			}
 		}
-		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim)
+		var botName string
+		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim, func(v session.View) string {
+			return telegramWebButton(cfg, botName, v, webLink)
+		})
 		if err != nil {
 			return err
 		}
+		botName = tg.UserName()
+		dispatchers[telegram.Platform] = adapters.NewDispatcher(svc, telegram.Platform, botName, log)
+		fronts[telegram.Platform] = tg.Front()
 		servers = append(servers, tg.Run)
 	}
-	// The web board's moves are decided by the dispatcher of the game's
-	// platform and shown in its chat by that platform's front.
-	dispatchers := map[session.Platform]*adapters.Dispatcher{}
-	fronts := adapters.Fronts{}
 	var con *console.Console
 	if len(servers) == 0 || (len(servers) == 1 && cfg.Metrics.Listen != "") || cfg.Console.Enabled {
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
@@ -219,7 +235,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return err
 	}
 	if ln != nil {
-		wb, err := newWebBoard(ctx, cfg, ln, svc, dispatchers, fronts, log)
+		wb, err = newWebBoard(ctx, cfg, ln, svc, dispatchers, fronts, log)
 		if err != nil {
 			ln.Close()
 			return err

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/boardbot/boardbot/adapters/telegram"
@@ -28,6 +30,10 @@ type TelegramConfig struct {
 	// Workers is how many updates are handled at once; 0 means the
 	// adapter's default.
 	Workers int `yaml:"workers"`
+	// MiniApp is the short name of the bot's Mini App (registered with
+	// @BotFather, its URL the web board's public_url): boards in groups
+	// link to it; empty leaves them without the 🌐 button.
+	MiniApp string `yaml:"mini_app"`
 	// PaceMargin is telegram.Pace.Margin: how much longer than Telegram's
 	// windows a message counts in the flood-control budget replicas on
 	// etcd share; 0 means the adapter's default.
@@ -39,7 +45,7 @@ type TelegramConfig struct {
 // bot playing the games of svc, counting its updates and API errors in m.
 // It sets the bot's entry of onExpire, so that games the sweeper ends show
 // it on their board messages.
-func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time) (*telegram.Bot, error) {
+func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time, webBoard func(session.View) string) (*telegram.Bot, error) {
 	c := cfg.Telegram
 	bot, err := telegram.New(ctx, svc, telegram.Config{
 		Token:       string(c.Token),
@@ -57,6 +63,7 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		OnUpdate:        m.onUpdate(telegram.Platform),
 		OnAPIError:      m.onAPIError(telegram.Platform),
+		WebBoard:        webBoard,
 	})
 	if err != nil {
 		return nil, err
@@ -68,4 +75,21 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 	}
 	log.Info("serving Telegram", "bot", bot.UserName(), "mode", mode)
 	return bot, nil
+}
+
+// telegramWebButton returns where the 🌐 button under a Telegram board
+// of v leads: in a private chat, a signed link for the chat's user; in a
+// group, the Mini App (telegram.mini_app), which proves who opens it; ""
+// for no button.
+func telegramWebButton(cfg Config, botName string, v session.View, link func(session.Platform, session.GameID, string) string) string {
+	chat, err := strconv.ParseInt(v.Chat(), 10, 64)
+	switch {
+	case err != nil:
+		return "" // an inline message: no one chat to link for
+	case chat > 0:
+		return link(telegram.Platform, v.ID(), v.Chat())
+	case cfg.Telegram.MiniApp != "" && botName != "":
+		return "https://t.me/" + botName + "/" + cfg.Telegram.MiniApp + "?startapp=" + url.QueryEscape(string(v.ID()))
+	}
+	return ""
 }

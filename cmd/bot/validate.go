@@ -156,6 +156,12 @@ func validate(c Config) error {
 	if t := c.Web.LinkTTL; t < time.Minute || t > 30*24*time.Hour {
 		bad("web.link_ttl", t, "1m to 720h")
 	}
+	if c.Web.Listen != "" && c.Web.PublicURL == "" && (c.Telegram.Token != "" || c.Discord.Token != "") {
+		bad("web.public_url", "", "the https:// address Telegram and Discord users reach web.listen at")
+	}
+	if n := c.Telegram.MiniApp; n != "" && !miniAppPattern.MatchString(n) {
+		bad("telegram.mini_app", n, "the Mini App's short name from @BotFather: 3 to 30 letters, digits and _")
+	}
 
 	tg := c.Telegram
 	if hasSpace(string(tg.Token)) {
@@ -250,6 +256,9 @@ func webURL(s string) bool {
 // hasSpace reports whether s holds white space, as a token pasted with a
 // line break does.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\r\n") }
+
+// miniAppPattern is what @BotFather accepts as a Mini App's short name.
+var miniAppPattern = regexp.MustCompile(`^[A-Za-z0-9_]{3,30}$`)
 
 // minWebSecret is the shortest web.secret accepted.
 const minWebSecret = 16

@@ -40,6 +40,8 @@ func TestValidateNamesEveryBadKey(t *testing.T) {
 		{name: "web public URL", env: map[string]string{"BOT_WEB_PUBLIC_URL": "board.example.com"}, want: [][]string{{"web.public_url (env BOT_WEB_PUBLIC_URL)", `"board.example.com"`}}},
 		{name: "web secret too short", env: map[string]string{"BOT_WEB_SECRET": "short"}, want: [][]string{{"web.secret (env BOT_WEB_SECRET)", "at least 16"}}},
 		{name: "web link lifetime", yaml: "web:\n  link_ttl: 10s\n", want: [][]string{{"web.link_ttl", "1m to 720h"}}},
+		{name: "web board without its public address", yaml: "web:\n  listen: \":8081\"\ntelegram:\n  token: \"1:x\"\n", want: [][]string{{"web.public_url (env BOT_WEB_PUBLIC_URL)", "https://"}}},
+		{name: "Mini App name", yaml: "telegram:\n  mini_app: \"a b\"\n", want: [][]string{{"telegram.mini_app", `"a b"`}}},
 		{name: "negative counts", yaml: "ai:\n  workers: -1\n  queue: -2\nlimits:\n  games_per_user: -1\n  games_per_chat: -3\n  undos_per_game: -5\ntelegram:\n  workers: -4\n",
 			want: [][]string{{"ai.workers -1"}, {"ai.queue -2"}, {"limits.games_per_user -1"}, {"limits.games_per_chat -3"}, {"limits.undos_per_game -5"}, {"telegram.workers -4"}}},
 		{name: "hints from the env", env: map[string]string{"BOT_HINTS_PER_GAME": "-2"}, want: [][]string{{"limits.hints_per_game (env BOT_HINTS_PER_GAME) -2"}}},

@@ -4,13 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
+	"github.com/boardbot/boardbot/adapters/web/webtest"
 )
 
 // watchedBuffer is output a test waits on: every write wakes wait.
@@ -94,5 +102,90 @@ func TestTerminalPrintsAWorkingWebLink(t *testing.T) {
 	typed.Close()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+}
+
+// TestTelegramBoardOpensOnTheWeb runs the bot on the fake Bot API with
+// the web board: a board in a private chat carries a 🌐 button with the
+// user's signed link; the link opens the board in Chromium, a tap there
+// shows the AI's reply on the page without a reload, and the chat's
+// board message is edited in the fake Bot API.
+func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
+	fake := telegramtest.NewServer()
+	t.Cleanup(fake.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("telegram:\n  mini_app: board\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
+			"TELEGRAM_TOKEN": telegramtest.Token, "TELEGRAM_API_ENDPOINT": fake.Endpoint(),
+			"BOT_WEB_LISTEN": addr, "BOT_WEB_PUBLIC_URL": "http://" + addr,
+		}), strings.NewReader(""), io.Discard, errOut)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v\n%s", err, errOut.String())
+		}
+	})
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	// webButton plays in chat and returns the board and its 🌐 link.
+	webButton := func(chat tgbotapi.Chat, user tgbotapi.User) (telegramtest.Message, string) {
+		t.Helper()
+		fake.SendText(chat, user, "/play 7x7 easy")
+		var board telegramtest.Message
+		link := ""
+		if err := fake.Wait(wctx, func() bool {
+			board, _ = fake.LastBotMessage(chat.ID)
+			for _, row := range board.Buttons() {
+				for _, b := range row {
+					if b.Text == "🌐" && b.URL != nil {
+						link = *b.URL
+					}
+				}
+			}
+			return link != ""
+		}); err != nil {
+			t.Fatalf("no 🌐 button under the board: %+v\n%s", board, errOut.String())
+		}
+		return board, link
+	}
+	// In a group, the button opens the Mini App, which proves who opens
+	// it.
+	_, groupLink := webButton(tgbotapi.Chat{ID: -4200, Type: "group"}, tgbotapi.User{ID: 4200, FirstName: "G"})
+	if !regexp.MustCompile(`^https://t\.me/` + fake.Bot.UserName + `/board\?startapp=\w+$`).MatchString(groupLink) {
+		t.Errorf("a group board's 🌐 opens %q, want the Mini App", groupLink)
+	}
+	chat, user := tgbotapi.Chat{ID: 4100, Type: "private"}, tgbotapi.User{ID: 4100, FirstName: "Web", LanguageCode: "en"}
+	board, link := webButton(chat, user)
+	if !strings.HasPrefix(link, "http://"+addr+"/#t=") {
+		t.Fatalf("the 🌐 button opens %q", link)
+	}
+	page := webtest.Browser(t, 420, 800)
+	if err := chromedp.Do(page, chromedp.Navigate(link)); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	if err := fake.Wait(wctx, func() bool { m, _ := fake.Message(chat.ID, board.ID); return m.Edits > 0 }); err != nil {
+		t.Fatalf("the chat's board was not edited: %v", err)
+	}
+	if n := len(fake.BotMessages(chat.ID)); n != 1 {
+		t.Errorf("the web move added %d messages to the chat", n-1)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -1009,6 +1010,13 @@ func parseMarkup(s string) (*tgbotapi.InlineKeyboardMarkup, *apiError) {
 			n++
 			if b.Text == "" {
 				return nil, badRequest("text buttons are unallowed in the inline keyboard")
+			}
+			if b.URL != nil {
+				// A link button: Telegram takes http, https and tg links.
+				if u, err := url.Parse(*b.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") || b.CallbackData != nil {
+					return nil, badRequest("BUTTON_URL_INVALID")
+				}
+				continue
 			}
 			if b.CallbackData == nil || len(*b.CallbackData) == 0 || len(*b.CallbackData) > 64 {
 				return nil, badRequest("BUTTON_DATA_INVALID")

@@ -61,6 +61,13 @@ func TestMessagesKeepStateAndRefuseUnchangedEdits(t *testing.T) {
 	if _, err := bot.Send(m); err == nil {
 		t.Fatal("9 buttons in a row were accepted")
 	}
+	// Link buttons: http, https and tg links, and nothing else.
+	for link, ok := range map[string]bool{"https://example.com/g": true, "http://127.0.0.1:8080/#t=x": true, "javascript:alert(1)": false, "https://": false} {
+		m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonURL("🌐", link)))
+		if _, err := bot.Send(m); (err == nil) != ok {
+			t.Errorf("a link button to %q: %v", link, err)
+		}
+	}
 }
 
 func TestFaultsAndPhotos(t *testing.T) {
