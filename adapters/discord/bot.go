@@ -10,11 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/bwmarrin/discordgo"
 )
 
 // Platform is the session platform of Discord games.
@@ -62,6 +63,10 @@ type Config struct {
 	// OnAPIError, when set, is called with the HTTP status (0: no answer)
 	// of every REST call that fails, for metrics.
 	OnAPIError func(code int)
+	// WebLink, when set, returns the link that lets user act in game on
+	// the web board: boards get a 🌐 button that answers the one who taps
+	// it, alone, with theirs.
+	WebLink func(game session.GameID, user string) string
 }
 
 // Bot serves the games on Discord: it registers the slash commands and
@@ -239,6 +244,10 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 	var d adapters.Decision
 	if i.Type == discordgo.InteractionApplicationCommand {
 		d = b.command(ctx, i, req)
+	} else if game, ok := strings.CutPrefix(i.MessageComponentData().CustomID, webPrefix); ok && b.cfg.WebLink != nil {
+		// The 🌐 button: the link is for the one who tapped, alone.
+		l := b.d.Lang(ctx, req)
+		d = adapters.Decision{Lang: l, Effects: []adapters.Effect{adapters.Notice{Text: render.T(l, render.MsgWebLink, b.cfg.WebLink(session.GameID(game), req.User.ID))}}}
 	} else {
 		req.Message = i.Message.ID
 		customID := i.MessageComponentData().CustomID
@@ -255,6 +264,29 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 			b.log.Error("discord: record the interaction handled", "interaction", i.ID, "err", err)
 		}
 	}
+}
+
+// Front returns the front that edits the bot's board messages for
+// requests that came through another front: the web board's moves. It
+// is safe for concurrent use.
+func (b *Bot) Front() adapters.Front { return editor{b} }
+
+// editor is the Bot's front for no interaction: each call is a reply of
+// its own.
+type editor struct{ b *Bot }
+
+func (e editor) Platform() session.Platform { return Platform }
+func (e editor) Notify(ctx context.Context, text string) error {
+	return (&reply{b: e.b}).Notify(ctx, text)
+}
+func (e editor) Send(ctx context.Context, chat string, m adapters.Message) (string, error) {
+	return (&reply{b: e.b}).Send(ctx, chat, m)
+}
+func (e editor) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
+	return (&reply{b: e.b}).Edit(ctx, at, m)
+}
+func (e editor) Attach(ctx context.Context, f adapters.File) error {
+	return (&reply{b: e.b}).Attach(ctx, f)
 }
 
 // request returns the dispatcher request of an interaction: its channel,
@@ -365,6 +397,9 @@ func (b *Bot) post(v session.View, l render.Lang, above string, window *engine.P
 		text = above + "\n\n" + text
 	}
 	comps, trimmed := components(c.Keyboard)
+	if b.cfg.WebLink != nil && v.Status() == session.Running {
+		comps = withWebButton(comps, string(v.ID()))
+	}
 	if (trimmed || c.HasPicture) && v.Status() == session.Running {
 		text += "\n" + render.T(l, render.MsgTypeMoves)
 	}

@@ -4,9 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/render"
-	"github.com/bwmarrin/discordgo"
 )
 
 // Discord's limits on a message's buttons.
@@ -144,4 +145,25 @@ func hasComponent(comps []discordgo.MessageComponent, customID string) bool {
 		}
 	}
 	return false
+}
+
+// webPrefix begins the custom_id of a board's 🌐 button, which answers
+// the one who taps it, alone, with their link to the game's web board.
+const webPrefix = "web:"
+
+// withWebButton returns rows with a 🌐 button for game after the last
+// button, in the last row when it has room, else in a row of its own,
+// when Discord's limits leave room for it.
+func withWebButton(rows []discordgo.MessageComponent, game string) []discordgo.MessageComponent {
+	btn := discordgo.Button{Label: "🌐", CustomID: webPrefix + game, Style: discordgo.SecondaryButton}
+	if n := len(rows); n > 0 {
+		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < maxRowButtons {
+			last.Components = append(last.Components[:len(last.Components):len(last.Components)], btn)
+			return append(rows[:n-1:n-1], last)
+		}
+	}
+	if len(rows) >= maxRows {
+		return rows
+	}
+	return append(rows[:len(rows):len(rows)], discordgo.ActionsRow{Components: []discordgo.MessageComponent{btn}})
 }

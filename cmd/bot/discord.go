@@ -9,6 +9,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/discord"
 	"github.com/boardbot/boardbot/session"
 )
@@ -19,13 +20,23 @@ import (
 // discord.api_base changes discordgo's process-global endpoints. The
 // interactions endpoint takes over the deferred interactions other
 // replicas left on the ticks of reclaim (nil: a single process).
-func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View), m *metrics, reclaim <-chan time.Time) (server, error) {
+//
+// With the web board on (web.listen), boards get a 🌐 button that gives
+// the one who taps it their link (webLink), and the bot's dispatcher and
+// front go into dispatchers and fronts for the moves made on the page.
+func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View), m *metrics, reclaim <-chan time.Time,
+	webLink func(session.Platform, session.GameID, string) string, dispatchers map[session.Platform]*adapters.Dispatcher, fronts adapters.Fronts) (server, error) {
 	if cfg.Discord.APIBase != "" {
 		if err := discord.SetAPIBase(cfg.Discord.APIBase); err != nil {
 			return nil, err
 		}
 	}
+	var link func(session.GameID, string) string
+	if cfg.Web.Listen != "" {
+		link = func(g session.GameID, user string) string { return webLink(discord.Platform, g, user) }
+	}
 	bot, err := discord.New(svc, discord.Config{
+		WebLink:    link,
 		Token:      string(cfg.Discord.Token),
 		AppID:      cfg.Discord.AppID,
 		GuildID:    cfg.Discord.GuildID,
@@ -38,6 +49,8 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire 
 		return nil, err
 	}
 	onExpire[discord.Platform] = bot.Expired
+	dispatchers[discord.Platform] = adapters.NewDispatcher(svc, discord.Platform, "", log)
+	fronts[discord.Platform] = bot.Front()
 	in := cfg.Discord.Interactions
 	if in.PublicKey != "" {
 		key, _ := hex.DecodeString(in.PublicKey) // validated

@@ -177,7 +177,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return wb.link(p, game, user)
 	}
 	if cfg.Discord.Token != "" {
-		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks())
+		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks(), webLink, dispatchers, fronts)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 	"github.com/chromedp/chromedp"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardbot/boardbot/adapters/discord"
+	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/adapters/web/webtest"
 )
@@ -187,5 +190,90 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 	}
 	if n := len(fake.BotMessages(chat.ID)); n != 1 {
 		t.Errorf("the web move added %d messages to the chat", n-1)
+	}
+}
+
+// TestDiscordWebButtonGivesALinkToTheBoard runs the bot on the fake
+// Discord with the web board: the board's 🌐 button answers the tapper
+// alone with their link, which opens the board in Chromium; a tap there
+// shows the AI's reply and edits the channel's board message.
+func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
+	const token = "MTAy.fake-discord-token.web-test"
+	fake := discordtest.New(discordtest.Options{Token: token})
+	t.Cleanup(fake.Close)
+	t.Cleanup(func() { discord.SetAPIBase(discord.DefaultAPIBase) })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	yaml := fmt.Sprintf("discord:\n  app_id: %q\n  guild_id: %q\n  api_base: %q\n", discordtest.AppID, discordtest.GuildID, fake.URL)
+	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
+			"DISCORD_TOKEN": token, "BOT_WEB_LISTEN": addr, "BOT_WEB_PUBLIC_URL": "http://" + addr,
+		}), strings.NewReader(""), io.Discard, errOut)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v\n%s", err, errOut.String())
+		}
+	})
+	if err := fake.WaitFor(20*time.Second, "guild commands", func() bool { return len(fake.Commands(discordtest.GuildID)) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	ann := discordtest.User{ID: "300000000000000001", Name: "ann", Locale: "en-US"}
+	id, err := fake.Command(ann, "c9", "play", discordtest.StringOption("game", "ttt"), discordtest.StringOption("level", "easy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.WaitFor(20*time.Second, "the board", func() bool { return fake.Response(id).Type == 4 }); err != nil {
+		t.Fatal(err)
+	}
+	board, _ := fake.Message(fake.Response(id).Original)
+	web := ""
+	for _, b := range board.Buttons() {
+		if b.Label == "🌐" {
+			web = b.CustomID
+		}
+	}
+	if web == "" {
+		t.Fatalf("no 🌐 button on the board: %+v", board.Buttons())
+	}
+	tap, err := fake.Tap(ann, board.ID, web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply discordtest.Message
+	if err := fake.WaitFor(20*time.Second, "the link", func() bool {
+		reply, _ = fake.Message(fake.Response(tap).Original)
+		return reply.Content != ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	link := regexp.MustCompile(`http://\S+/#t=\S+`).FindString(reply.Content)
+	if !reply.Ephemeral || reply.VisibleTo != ann.ID || link == "" {
+		t.Fatalf("the 🌐 tap answered %+v", reply)
+	}
+	page := webtest.Browser(t, 420, 800)
+	if err := chromedp.Do(page, chromedp.Navigate(link)); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 9`)
+	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(1, 1)))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	if err := fake.WaitFor(20*time.Second, "the channel's board edited", func() bool { m, _ := fake.Message(board.ID); return m.Edits > 0 }); err != nil {
+		t.Fatal(err)
 	}
 }
