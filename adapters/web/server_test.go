@@ -61,7 +61,7 @@ func (f *chatFront) editCount() int {
 // webHarness is a web server on a bbolt store, its games on the
 // "telegram" platform, with a clock the test sets.
 type webHarness struct {
-	t      *testing.T
+	t      testing.TB
 	svc    *session.Service
 	d      *adapters.Dispatcher
 	chat   *chatFront
@@ -70,7 +70,7 @@ type webHarness struct {
 	now    atomic.Int64
 }
 
-func newWebHarness(t *testing.T) *webHarness {
+func newWebHarness(t testing.TB) *webHarness {
 	t.Helper()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
 	if err != nil {
@@ -350,7 +350,7 @@ func readEvents(r io.Reader) <-chan event {
 	go func() {
 		defer close(out)
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
 		var e event
 		var data string
 		for sc.Scan() {
