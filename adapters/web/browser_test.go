@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardbot/boardbot/adapters/web/webtest"
+	"github.com/boardbot/boardbot/render"
 
 	"github.com/chromedp/chromedp"
 
@@ -187,4 +188,72 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 		t.Errorf("the first step shows %d stones", n)
 	}
 	webtest.Screenshot(t, ctx, "board-7x7-replay")
+}
+
+// TestBrowserShowsRenjuForbiddenPoints plays a renju duel from two pages,
+// one for each player: with Black to move, the page marks Black's double
+// three; a tap on it is refused, saying why, and changes nothing. The
+// game then ends with a five, and the page shows the winning line.
+func TestBrowserShowsRenjuForbiddenPoints(t *testing.T) {
+	h := newWebHarness(t)
+	h.now.Store(time.Now().Unix())
+	ctx := context.Background()
+	black, white := session.User{ID: "81", Name: "Black"}, session.User{ID: "82", Name: "White"}
+	dec := h.d.Text(ctx, adapters.Request{Chat: "-905", User: black, Locale: "en"}, "/duel renju first")
+	if err := h.d.Bind(ctx, adapters.Carry(ctx, h.chat, dec, nil)); err != nil {
+		t.Fatal(err)
+	}
+	var game session.View
+	for _, e := range dec.Effects {
+		if s, ok := e.(adapters.Show); ok {
+			game = s.Game
+		}
+	}
+	if game.ID() == "" {
+		t.Fatalf("/duel showed no game: %+v", dec.Effects)
+	}
+	game, _ = h.svc.Game(ctx, game.ID())
+	accept := adapters.EncodeAction(render.Action{Kind: render.Accept, Game: game.ID()})
+	dec = h.d.Tap(ctx, adapters.Request{Chat: "-905", User: white, Locale: "en", Message: game.Message()}, accept)
+	adapters.Carry(ctx, h.chat, dec, nil)
+	tokens := map[int]string{0: h.token(black.ID, game.ID()), 1: h.token(white.ID, game.ID())}
+	// Black's two twos meet at (8,7), a double three; White plays far off.
+	for i, c := range [][2]int{{6, 7}, {0, 0}, {7, 7}, {0, 2}, {8, 5}, {0, 4}, {8, 6}, {14, 14}} {
+		ans := h.act(tokens[i%2], actRequest{Kind: "place", X: c[0], Y: c[1], MoveNo: i, Nonce: fmt.Sprintf("renju-move-%02d", i)})
+		if len(ans.State.Moves) != i+1 {
+			t.Fatalf("move %d at %v: %+v", i, c, ans)
+		}
+	}
+	page := webtest.Browser(t, 420, 820)
+	if err := chromedp.Do(page, chromedp.Navigate(h.srv.URL+"/#t="+tokens[0])); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 225`)
+	if n := webtest.Count(t, page, webtest.Cell(8, 7)+".forbidden"); n != 1 {
+		t.Fatalf("the double three at (8,7) is not marked forbidden")
+	}
+	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(8, 7)))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the refusal", `document.getElementById("notice").textContent !== ""`)
+	if n := webtest.Count(t, page, "#board .stone"); n != 8 {
+		t.Errorf("after the refused tap the page shows %d stones", n)
+	}
+	webtest.Screenshot(t, page, "board-15x15-renju-forbidden")
+	// Black makes five on row 12, far from its other stones; White
+	// answers far off.
+	for i, c := range [][2]int{{3, 12}, {1, 0}, {4, 12}, {1, 2}, {5, 12}, {1, 4}, {6, 12}, {2, 0}, {7, 12}} {
+		n := 8 + i
+		if i%2 == 0 {
+			if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(c[0], c[1])))); err != nil {
+				t.Fatal(err)
+			}
+			webtest.WaitFor(t, page, "black's move", fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, n+1))
+			continue
+		}
+		h.act(tokens[1], actRequest{Kind: "place", X: c[0], Y: c[1], MoveNo: n, Nonce: fmt.Sprintf("renju-white-%02d", i)})
+		webtest.WaitFor(t, page, "white's move", fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, n+1))
+	}
+	webtest.WaitFor(t, page, "the winning line", `document.querySelectorAll("#board .stone.win").length === 5`)
+	webtest.Screenshot(t, page, "board-15x15-renju-won")
 }
