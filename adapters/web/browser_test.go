@@ -54,7 +54,7 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	h := newWebHarness(t)
 	h.now.Store(time.Now().Unix())
 	v := h.play("901", "91", "ttt easy first")
-	init := signInitData(telegramtest.Token, map[string]string{
+	init := webtest.SignInitData(telegramtest.Token, map[string]string{
 		"auth_date": strconv.FormatInt(h.now.Load(), 10), "query_id": "AAE1",
 		"user": `{"id":91,"first_name":"Lin","language_code":"zh"}`,
 	})

@@ -3,9 +3,6 @@ package web
 import (
 	"bufio"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +11,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +20,7 @@ import (
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
+	"github.com/boardbot/boardbot/adapters/web/webtest"
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
@@ -241,35 +238,13 @@ func TestWebRefusesForgedExpiredAndStrangers(t *testing.T) {
 	}
 }
 
-// signInitData signs initData fields with the bot token as Telegram does
-// (the algorithm TestVerifyInitDataAcceptsTheOpenSSLVector pins).
-func signInitData(token string, fields map[string]string) string {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var lines []string
-	q := url.Values{}
-	for _, k := range keys {
-		lines = append(lines, k+"="+fields[k])
-		q.Set(k, fields[k])
-	}
-	secret := hmac.New(sha256.New, []byte("WebAppData"))
-	secret.Write([]byte(token))
-	m := hmac.New(sha256.New, secret.Sum(nil))
-	m.Write([]byte(strings.Join(lines, "\n")))
-	q.Set("hash", hex.EncodeToString(m.Sum(nil)))
-	return q.Encode()
-}
-
 // TestWebMiniAppSessionAndRenewal exchanges a Mini App's initData for a
 // session token of the game it opened, renews it, and refuses initData
 // signed with another token or too old.
 func TestWebMiniAppSessionAndRenewal(t *testing.T) {
 	h := newWebHarness(t)
 	v := h.play("700", "7", "gomoku easy")
-	init := signInitData(telegramtest.Token, map[string]string{
+	init := webtest.SignInitData(telegramtest.Token, map[string]string{
 		"auth_date": strconv.FormatInt(h.now.Load(), 10), "start_param": string(v.ID()),
 		"user": `{"id":7,"first_name":"Seven","language_code":"zh"}`,
 	})
@@ -294,8 +269,8 @@ func TestWebMiniAppSessionAndRenewal(t *testing.T) {
 	if status, _ := h.call("GET", "/api/game", renewed.Token, nil); status != http.StatusOK {
 		t.Errorf("the renewed session token: %d, want 200", status)
 	}
-	wrong := signInitData("654321:another-bot", map[string]string{"auth_date": strconv.FormatInt(h.now.Load(), 10), "start_param": string(v.ID()), "user": `{"id":7}`})
-	old := signInitData(telegramtest.Token, map[string]string{"auth_date": strconv.FormatInt(h.now.Load()-2*86400, 10), "start_param": string(v.ID()), "user": `{"id":7}`})
+	wrong := webtest.SignInitData("654321:another-bot", map[string]string{"auth_date": strconv.FormatInt(h.now.Load(), 10), "start_param": string(v.ID()), "user": `{"id":7}`})
+	old := webtest.SignInitData(telegramtest.Token, map[string]string{"auth_date": strconv.FormatInt(h.now.Load()-2*86400, 10), "start_param": string(v.ID()), "user": `{"id":7}`})
 	for name, d := range map[string]string{"another bot's": wrong, "two days old": old} {
 		if status, _ := h.call("POST", "/api/session", "", sessionRequest{InitData: d}); status != http.StatusUnauthorized {
 			t.Errorf("%s initData: %d, want 401", name, status)

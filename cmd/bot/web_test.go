@@ -7,9 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +24,7 @@ import (
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 	"github.com/boardbot/boardbot/adapters/web/webtest"
+	"github.com/boardbot/boardbot/render"
 )
 
 // watchedBuffer is output a test waits on: every write wakes wait.
@@ -108,12 +111,10 @@ func TestTerminalPrintsAWorkingWebLink(t *testing.T) {
 	}
 }
 
-// TestTelegramBoardOpensOnTheWeb runs the bot on the fake Bot API with
-// the web board: a board in a private chat carries a 🌐 button with the
-// user's signed link; the link opens the board in Chromium, a tap there
-// shows the AI's reply on the page without a reload, and the chat's
-// board message is edited in the fake Bot API.
-func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
+// startTelegramWeb runs the bot on a fake Bot API with the web board on
+// a free loopback port and the Mini App "board", until the test ends.
+func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *syncBuffer) {
+	t.Helper()
 	fake := telegramtest.NewServer()
 	t.Cleanup(fake.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -142,6 +143,16 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 			t.Errorf("run: %v\n%s", err, errOut.String())
 		}
 	})
+	return fake, addr, errOut
+}
+
+// TestTelegramBoardOpensOnTheWeb runs the bot on the fake Bot API with
+// the web board: a board in a private chat carries a 🌐 button with the
+// user's signed link; the link opens the board in Chromium, a tap there
+// shows the AI's reply on the page without a reload, and the chat's
+// board message is edited in the fake Bot API.
+func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
+	fake, addr, errOut := startTelegramWeb(t)
 	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer wcancel()
 	// webButton plays in chat and returns the board and its 🌐 link.
@@ -276,4 +287,64 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 	if err := fake.WaitFor(20*time.Second, "the channel's board edited", func() bool { m, _ := fake.Message(board.ID); return m.Edits > 0 }); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDuelAcrossTheWebAndTheChat plays a Telegram group duel where one
+// player moves on the web board, opened as the Mini App (initData signed
+// by the test with the bot token), and the other in the chat: each sees
+// the other's moves, the page live and the chat's board edited.
+func TestDuelAcrossTheWebAndTheChat(t *testing.T) {
+	fake, addr, errOut := startTelegramWeb(t)
+	chat := tgbotapi.Chat{ID: -4300, Type: "group"}
+	ann, bob := tgbotapi.User{ID: 4301, FirstName: "Ann", LanguageCode: "en"}, tgbotapi.User{ID: 4302, FirstName: "Bob", LanguageCode: "en"}
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	fake.SendText(chat, ann, "/duel 7x7 k4 first")
+	var challenge telegramtest.Message
+	accept := ""
+	if err := fake.Wait(wctx, func() bool {
+		challenge, _ = fake.LastBotMessage(chat.ID)
+		if b := buttonsOf(challenge, render.Accept); len(b) > 0 {
+			accept = b[0]
+		}
+		return accept != ""
+	}); err != nil {
+		t.Fatalf("no challenge: %v\n%s", err, errOut.String())
+	}
+	fake.Tap(chat, bob, challenge.ID, accept)
+	var board telegramtest.Message
+	game := ""
+	if err := fake.Wait(wctx, func() bool {
+		board, _ = fake.Message(chat.ID, challenge.ID)
+		for _, row := range board.Buttons() {
+			for _, b := range row {
+				if b.Text == "🌐" && b.URL != nil {
+					_, game, _ = strings.Cut(*b.URL, "startapp=")
+				}
+			}
+		}
+		return game != "" && len(placeButtons(board)) > 0
+	}); err != nil {
+		t.Fatalf("no board with its Mini App link: %+v\n%s", board, errOut.String())
+	}
+	init := webtest.SignInitData(telegramtest.Token, map[string]string{
+		"auth_date": strconv.FormatInt(time.Now().Unix(), 10), "user": `{"id":4301,"first_name":"Ann","language_code":"en"}`,
+	})
+	page := webtest.Browser(t, 420, 800)
+	if err := chromedp.Do(page, chromedp.Navigate("http://"+addr+"/?game="+game+"#"+url.Values{"tgWebAppData": {init}}.Encode())); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	// Ann moves on the page: the chat's board shows it.
+	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, page, "Ann's move", `document.querySelectorAll("#board .stone").length === 1`)
+	edits := board.Edits
+	if err := fake.Wait(wctx, func() bool { m, _ := fake.Message(chat.ID, board.ID); board = m; return m.Edits > edits }); err != nil {
+		t.Fatalf("Ann's web move did not edit the chat's board: %v", err)
+	}
+	// Bob moves in the chat: the page shows it live.
+	fake.Tap(chat, bob, board.ID, placeButtons(board)[0])
+	webtest.WaitFor(t, page, "Bob's move from the chat", `document.querySelectorAll("#board .stone").length === 2`)
 }
