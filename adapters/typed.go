@@ -410,6 +410,32 @@ func (d *Dispatcher) Resume(ctx context.Context, req Request) Decision {
 	})
 }
 
+// Web decides Discord's /web: the user's own link, made by link, to the
+// web board of the game their typed moves go to (of each, when that is
+// not clear), for them alone; render.MsgWebNoGame when they play none in
+// the chat.
+func (d *Dispatcher) Web(ctx context.Context, req Request, link func(session.GameID) string) Decision {
+	return d.decide(ctx, req, "", func(b *builder) Decision {
+		t, err := b.target()
+		games := t.choose
+		switch {
+		case err != nil:
+		case t.game.ID() != "":
+			games = []session.View{t.game}
+		case t.ended.ID() != "":
+			games = []session.View{t.ended}
+		}
+		if len(games) == 0 {
+			return b.notice(render.T(b.lang, render.MsgWebNoGame))
+		}
+		lines := make([]string, len(games))
+		for i, v := range games {
+			lines[i] = render.T(b.lang, render.MsgWebLink, link(v.ID()))
+		}
+		return b.notice(strings.Join(lines, "\n"))
+	})
+}
+
 // aim is where a typed move or /resign goes: one game, or, when that is
 // not clear, the running games to ask between, or the game the user last
 // saw when it has ended and no other is running.

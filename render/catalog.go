@@ -156,6 +156,7 @@ var baseCatalog = map[Key]map[Lang]string{
 	MsgWebLink:        {English: "🌐 This board in a browser: %s", Chinese: "🌐 在浏览器中打开这个棋盘：%s"},
 	MsgWebNoGame:      {English: "There is no board on screen. Start a game with /play, then type /web.", Chinese: "屏幕上没有棋盘。先用 /play 开始一局，再输入 /web。"},
 	MsgWebOff:         {English: "The web board is off (web.listen is not set).", Chinese: "网页棋盘未开启（未设置 web.listen）。"},
+	MsgSlashWeb:       {English: "Your link to this game on the web board", Chinese: "这局棋的网页棋盘链接（仅你可用）"},
 	MsgBadLang:        {English: "Languages: /lang en or /lang zh.", Chinese: "可选语言：/lang en 或 /lang zh。"},
 	MsgLangSet:        {English: "I'll answer you in English.", Chinese: "之后我会用中文回复你。"},
 	MsgNoChallenge:    {English: "There is no challenge here for you. Start one with /duel.", Chinese: "这里没有给你的挑战。用 /duel 发起一个。"},
@@ -388,9 +389,11 @@ const (
 	// MsgWebLink gives the link of the board on screen (%s) for a
 	// browser; MsgWebNoGame says there is none; MsgWebOff that the web
 	// board is not served.
-	MsgWebLink           Key = "web_link"
-	MsgWebNoGame         Key = "web_no_game"
-	MsgWebOff            Key = "web_off"
+	MsgWebLink   Key = "web_link"
+	MsgWebNoGame Key = "web_no_game"
+	MsgWebOff    Key = "web_off"
+	// MsgSlashWeb describes Discord's /web.
+	MsgSlashWeb          Key = "slash_web"
 	MsgBadLang           Key = "bad_lang"
 	MsgLangSet           Key = "lang_set"
 	MsgNoChallenge       Key = "no_challenge"

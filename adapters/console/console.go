@@ -225,8 +225,15 @@ func (c *Console) handle(ctx context.Context, line string) {
 // carry prints decision d (adapters.Carry through the Console's Front
 // methods) and binds the games it showed anew to their messages.
 func (c *Console) carry(ctx context.Context, d adapters.Decision) {
-	if err := c.d.Bind(ctx, adapters.Carry(ctx, c, d, nil)); err != nil {
+	binds := adapters.Carry(ctx, c, d, nil)
+	if err := c.d.Bind(ctx, binds); err != nil {
 		fmt.Fprintln(c.out, "!", render.ErrorText(d.Lang, err))
+		return
+	}
+	// A new board's link, once the board is its game's message: a move
+	// from the web board is a tap on it.
+	if len(binds) > 0 {
+		c.webLink(ctx, false)
 	}
 }
 
@@ -297,9 +304,6 @@ func (c *Console) Send(ctx context.Context, _ string, m adapters.Message) (strin
 	}
 	id := messagePrefix + string(m.Game.ID())
 	c.board(id, m)
-	if st := m.Game.Status(); st == session.Running || st == session.Open {
-		c.webLink(ctx, false)
-	}
 	return id, nil
 }
 

@@ -143,7 +143,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	return err
 }
 
-// register overwrites the application's commands with Commands.
+// register overwrites the application's commands with Commands, and
+// /web when the web board is on.
 func (b *Bot) register() error {
 	app := b.cfg.AppID
 	if app == "" && b.s.State != nil {
@@ -158,7 +159,11 @@ func (b *Bot) register() error {
 	if app == "" {
 		return errors.New("discord: no application id: set discord.app_id")
 	}
-	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, Commands()); err != nil {
+	cmds := Commands()
+	if b.cfg.WebLink != nil {
+		cmds = append(cmds, WebCommand())
+	}
+	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, cmds); err != nil {
 		return fmt.Errorf("discord: register commands: %w", b.redact(err, nil))
 	}
 	return nil
@@ -327,6 +332,9 @@ func admin(m *discordgo.Member) func(context.Context) (bool, error) {
 // command is its text in the shared grammar.
 func (b *Bot) command(ctx context.Context, i *discordgo.Interaction, req adapters.Request) adapters.Decision {
 	data := i.ApplicationCommandData()
+	if data.Name == cmdWeb && b.cfg.WebLink != nil {
+		return b.d.Web(ctx, req, func(g session.GameID) string { return b.cfg.WebLink(g, req.User.ID) })
+	}
 	if data.Name == cmdMove {
 		cell := ""
 		for _, o := range data.Options {

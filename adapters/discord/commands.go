@@ -24,6 +24,8 @@ const (
 	// cmdChatLang is the command grammar's own name, as the others are.
 	cmdChatLang = "chatlang"
 	cmdHelp     = "help"
+	// cmdWeb answers with the user's link to the web board of their game.
+	cmdWeb = "web"
 
 	optLevel    = "level"
 	optGame     = "game"
@@ -121,6 +123,10 @@ func Commands() []*discordgo.ApplicationCommand {
 		simple(cmdHelp, render.MsgMenuHelp),
 	}
 }
+
+// WebCommand returns /web, registered when the web board is on: it
+// answers the user alone with their link to the web board of their game.
+func WebCommand() *discordgo.ApplicationCommand { return simple(cmdWeb, render.MsgSlashWeb) }
 
 // commandText turns a slash command into the text of the shared command
 // grammar, such as "/play hard gomoku second". A /play naming an opponent

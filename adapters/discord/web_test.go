@@ -38,3 +38,38 @@ func TestWebButtonAnswersItsTapperAlone(t *testing.T) {
 		t.Errorf("the board was edited %d times", m.Edits)
 	}
 }
+
+// TestWebCommandGivesTheLinkOfTheUsersGame registers /web with the web
+// board on: a player of a board too big for the 🌐 button gets their
+// link to it, alone; someone who plays nothing in the channel is told
+// so.
+func TestWebCommandGivesTheLinkOfTheUsersGame(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.WebLink = func(game session.GameID, user string) string {
+			return "https://board.example/#t=" + string(game) + "-" + user
+		}
+	})
+	found := false
+	for _, c := range h.fake.Commands("") {
+		found = found || strings.Contains(string(c), `"name":"web"`)
+	}
+	if !found {
+		t.Fatal("/web is not registered")
+	}
+	board := h.play(ann, "c2", discordtest.StringOption("game", "7x7"))
+	for _, b := range board.Buttons() {
+		if b.Label == "🌐" {
+			t.Fatalf("a 7x7 board has room for 🌐: %+v", board.Buttons())
+		}
+	}
+	_, r := h.command(ann, "c2", cmdWeb)
+	m, _ := h.fake.Message(r.Original)
+	game := board.Buttons()[len(board.Buttons())-1].CustomID[len("r:"):]
+	if !m.Ephemeral || m.VisibleTo != ann.ID || !strings.Contains(m.Content, "https://board.example/#t="+game+"-"+ann.ID) {
+		t.Errorf("ann's /web: %+v", m)
+	}
+	_, r = h.command(bob, "c2", cmdWeb)
+	if m, _ := h.fake.Message(r.Original); !m.Ephemeral || strings.Contains(m.Content, "https://") {
+		t.Errorf("bob, who plays nothing here, got %+v", m)
+	}
+}
