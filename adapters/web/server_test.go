@@ -378,3 +378,32 @@ func TestWebPageAndHeaders(t *testing.T) {
 func renderPlace(game session.GameID, moveNo int, p engine.Point) render.Action {
 	return render.Action{Kind: render.Place, Game: game, MoveNo: moveNo, Cell: p}
 }
+
+// TestWebLimitsEachUsersRate sends one user's acts faster than the limit
+// allows: past the burst they get 429 and change nothing; another user
+// is not held up, and a second later the first may act again.
+func TestWebLimitsEachUsersRate(t *testing.T) {
+	h := newWebHarness(t)
+	v := h.play("990", "99", "gomoku easy")
+	tok := h.token("99", v.ID())
+	refused := 0
+	for i := range userBurst + 5 {
+		a := actRequest{Kind: "place", X: 7, Y: 7, MoveNo: 99, Nonce: fmt.Sprintf("rate-limit-%03d", i)}
+		if status, _ := h.call("POST", "/api/act", tok, a); status == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused != 5 {
+		t.Errorf("%d of %d acts refused, want the 5 past the burst of %d", refused, userBurst+5, userBurst)
+	}
+	if status, _ := h.call("POST", "/api/act", h.token("98", v.ID()), actRequest{Kind: "place", MoveNo: 99, Nonce: "another-user-act"}); status != http.StatusOK {
+		t.Errorf("another user's act: %d", status)
+	}
+	h.now.Add(1)
+	if status, _ := h.call("POST", "/api/act", tok, actRequest{Kind: "place", MoveNo: 99, Nonce: "a-second-later"}); status != http.StatusOK {
+		t.Errorf("a second later: %d", status)
+	}
+	if stored, _ := h.svc.Game(context.Background(), v.ID()); stored.MoveNo() != 0 {
+		t.Errorf("the refused acts moved the game to %d", stored.MoveNo())
+	}
+}

@@ -348,3 +348,23 @@ func TestDuelAcrossTheWebAndTheChat(t *testing.T) {
 	fake.Tap(chat, bob, board.ID, placeButtons(board)[0])
 	webtest.WaitFor(t, page, "Bob's move from the chat", `document.querySelectorAll("#board .stone").length === 2`)
 }
+
+// TestTerminalWebBoardTakesAnotherPortWhenBusy holds 127.0.0.1:8080 (or
+// finds it held): the terminal's web board still binds, elsewhere, so a
+// second terminal side by side starts.
+func TestTerminalWebBoardTakesAnotherPortWhenBusy(t *testing.T) {
+	if held, err := net.Listen("tcp", terminalWebAddr); err == nil {
+		defer held.Close()
+	}
+	ln, err := listenWeb(WebConfig{}, true)
+	if err != nil || ln == nil {
+		t.Fatalf("listenWeb with 8080 taken: %v, %v", ln, err)
+	}
+	defer ln.Close()
+	if ln.Addr().String() == terminalWebAddr {
+		t.Errorf("bound %s, which is held", ln.Addr())
+	}
+	if none, err := listenWeb(WebConfig{}, false); none != nil || err != nil {
+		t.Errorf("without the terminal and web.listen: %v, %v; want no web board", none, err)
+	}
+}
