@@ -382,6 +382,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	last, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
+	flusher.Flush() // the page knows at once that it is connected
 	send := func(v session.View) bool {
 		if v.Version() <= last {
 			return true

@@ -407,3 +407,26 @@ func TestWebLimitsEachUsersRate(t *testing.T) {
 		t.Errorf("the refused acts moved the game to %d", stored.MoveNo())
 	}
 }
+
+// TestWebEventsResumeFromTheLastVersionSeen reconnects with the version
+// last seen as Last-Event-ID: the stream sends nothing it saw, and the
+// next change.
+func TestWebEventsResumeFromTheLastVersionSeen(t *testing.T) {
+	h := newWebHarness(t)
+	v := h.play("810", "81", "ttt easy")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", h.srv.URL+"/api/events?t="+url.QueryEscape(h.token("81", v.ID())), nil)
+	req.Header.Set("Last-Event-ID", strconv.Itoa(v.Version()))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("events: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	events := readEvents(res.Body)
+	ans := h.act(h.token("81", v.ID()), actRequest{Kind: "place", X: 1, Y: 1, Nonce: "resume-after-move"})
+	first := <-events
+	if first.State.Version != ans.State.Version || len(first.State.Moves) != 2 {
+		t.Errorf("the first event after resuming at version %d: %+v", v.Version(), first.State)
+	}
+}
