@@ -305,15 +305,10 @@ func TestEndpointAnswersATapInItsHTTPResponse(t *testing.T) {
 	}
 }
 
-// TestEndpointDefersATapStillThinkingAtTheDeadline checks the HTTP path
-// of a tap whose AI reply outlasts DeferAfter: the POST is answered with
-// a deferred update (type 6) once the deadline passes, and the board is
-// edited once, through the interaction's webhook, when the AI has moved.
-func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
-	fake := endpointFake(t)
-	gate, fire := make(chan struct{}), make(chan time.Time)
-	var held atomic.Bool
-	r := startReplicaWith(t, boltStore(t), 1, func(s *session.Config, c *Config) {
+// holdAI configures a replica whose AI, while held is set, waits at gate
+// before it moves, and whose deferral deadline is fire.
+func holdAI(held *atomic.Bool, gate <-chan struct{}, fire chan time.Time) func(*session.Config, *Config) {
+	return func(s *session.Config, c *Config) {
 		s.NewPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
 			p, err := engine.NewPlayer(l, rng)
 			if err != nil {
@@ -321,7 +316,11 @@ func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
 			}
 			return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
 				if held.Load() {
-					<-gate
+					select {
+					case <-gate:
+					case <-ctx.Done():
+						return engine.Point{}, ctx.Err()
+					}
 				}
 				return p.Move(ctx, b)
 			}), nil
@@ -332,7 +331,18 @@ func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
 			}
 			return nil
 		}
-	})
+	}
+}
+
+// TestEndpointDefersATapStillThinkingAtTheDeadline checks the HTTP path
+// of a tap whose AI reply outlasts DeferAfter: the POST is answered with
+// a deferred update (type 6) once the deadline passes, and the board is
+// edited once, through the interaction's webhook, when the AI has moved.
+func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
+	fake := endpointFake(t)
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	var held atomic.Bool
+	r := startReplicaWith(t, boltStore(t), 1, holdAI(&held, gate, fire))
 	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
 	id, err := fake.Command(ann, "c1", cmdPlay)
 	if err != nil {
@@ -505,30 +515,7 @@ func TestEndpointFinishesWhatADeadReplicaDeferred(t *testing.T) {
 	c := etcdtest.Start(t, 1)
 	gate, fire := make(chan struct{}), make(chan time.Time)
 	var held atomic.Bool
-	a := startReplicaWith(t, c.Store(t, "discord/"), 1, func(s *session.Config, c *Config) {
-		s.NewPlayer = func(l engine.Level, rng *rand.Rand) (engine.Player, error) {
-			p, err := engine.NewPlayer(l, rng)
-			if err != nil {
-				return nil, err
-			}
-			return engine.PlayerFunc(func(ctx context.Context, b *engine.Board) (engine.Point, error) {
-				if held.Load() {
-					select {
-					case <-gate:
-					case <-ctx.Done():
-						return engine.Point{}, ctx.Err()
-					}
-				}
-				return p.Move(ctx, b)
-			}), nil
-		}
-		c.After = func(time.Duration) <-chan time.Time {
-			if held.Load() {
-				return fire
-			}
-			return nil
-		}
-	})
+	a := startReplicaWith(t, c.Store(t, "discord/"), 1, holdAI(&held, gate, fire))
 	// B's clock runs a claim's life ahead: A's claims look expired to it,
 	// as they do once A is dead long enough.
 	b := startReplicaWith(t, c.Store(t, "discord/"), 1000, func(s *session.Config, _ *Config) {

@@ -122,19 +122,12 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "interaction already handled", http.StatusUnauthorized)
 		return
 	}
-	e.mu.Lock()
-	if e.pending[i.ID] {
-		e.mu.Unlock()
+	release, ok := e.hold(i.ID)
+	if !ok {
 		http.Error(w, "interaction already in progress", http.StatusUnauthorized)
 		return
 	}
-	e.pending[i.ID] = true
-	e.mu.Unlock()
-	defer func() {
-		e.mu.Lock()
-		delete(e.pending, i.ID)
-		e.mu.Unlock()
-	}()
+	defer release()
 
 	first, written := make(chan *discordgo.InteractionResponse), make(chan struct{})
 	var keeping sync.WaitGroup
@@ -255,18 +248,11 @@ func (e *Endpoint) finish(it session.InboxItem) {
 		e.drop(strconv.FormatInt(it.ID, 10))
 		return
 	}
-	e.mu.Lock()
-	if e.pending[i.ID] {
-		e.mu.Unlock()
+	release, ok := e.hold(i.ID)
+	if !ok {
 		return
 	}
-	e.pending[i.ID] = true
-	e.mu.Unlock()
-	defer func() {
-		e.mu.Lock()
-		delete(e.pending, i.ID)
-		e.mu.Unlock()
-	}()
+	defer release()
 	if e.cfg.Now().Sub(d.At) >= tokenLife {
 		e.drop(i.ID)
 		return
@@ -298,6 +284,22 @@ func (e *Endpoint) drop(id string) {
 	if e.b.cfg.Handled != nil {
 		e.b.cfg.Handled(id)
 	}
+}
+
+// hold marks interaction id in progress in this process and returns the
+// function that ends that, or false when it is in progress already.
+func (e *Endpoint) hold(id string) (release func(), ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.pending[id] {
+		return nil, false
+	}
+	e.pending[id] = true
+	return func() {
+		e.mu.Lock()
+		delete(e.pending, id)
+		e.mu.Unlock()
+	}, true
 }
 
 // writeJSON writes v as the JSON answer.

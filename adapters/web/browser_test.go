@@ -28,14 +28,8 @@ func TestBrowserPlaysFromALink(t *testing.T) {
 	h.now.Store(time.Now().Unix())
 	v := h.play("900", "9", "7x7 k4 easy")
 	ctx := webtest.Browser(t, 800, 900)
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("9", v.ID()))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("9", v.ID()), 49)
+	webtest.Tap(t, ctx, 3, 3, 2)
 	if n := webtest.Count(t, ctx, webtest.Cell(3, 3)+" .stone.s0"); n != 1 {
 		t.Errorf("the tapped cell shows %d black stones", n)
 	}
@@ -61,10 +55,7 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	theme, _ := json.Marshal(map[string]string{"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1", "secondary_bg_color": "#232e3c"})
 	launch := url.Values{"tgWebAppData": {init}, "tgWebAppThemeParams": {string(theme)}, "tgWebAppVersion": {"8.0"}}
 	ctx := webtest.Browser(t, 390, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/?game="+url.QueryEscape(string(v.ID()))+"#"+launch.Encode())); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 9`)
+	webtest.Open(t, ctx, h.srv.URL+"/?game="+url.QueryEscape(string(v.ID()))+"#"+launch.Encode(), 9)
 	undo, err1 := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#resign")))
 	lang, err2 := chromedp.Run(ctx, chromedp.Evaluate[string]("document.documentElement.lang"))
 	dark, err3 := chromedp.Run(ctx, chromedp.Evaluate[string]("getComputedStyle(document.body).backgroundColor"))
@@ -74,10 +65,7 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	if undo != "🏳 认输" || lang != "zh" || dark != "rgb(23, 33, 43)" {
 		t.Errorf("resign %q, lang %q, background %q; want Chinese and Telegram's dark theme", undo, lang, dark)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(1, 1)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Tap(t, ctx, 1, 1, 2)
 	webtest.Screenshot(t, ctx, "board-3x3-dark-zh")
 }
 
@@ -89,10 +77,7 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 	h.now.Store(time.Now().Unix())
 	v := h.play("902", "92", "19x19 easy")
 	ctx := webtest.Browser(t, 360, 640)
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("92", v.ID()))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 361`)
+	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("92", v.ID()), 361)
 	bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 		const bad = [];
 		for (const c of document.querySelectorAll("#board .cell")) {
@@ -112,10 +97,7 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 	if len(bad) != 0 {
 		t.Errorf("%d cells not tappable at 360 px: %v", len(bad), bad[:min(len(bad), 10)])
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(webtest.Cell(9, 9)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Tap(t, ctx, 9, 9, 2)
 	webtest.Screenshot(t, ctx, "board-19x19-phone")
 }
 
@@ -146,10 +128,7 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 	h.now.Store(time.Now().Unix())
 	v := h.play("904", "94", "7x7 k4 easy")
 	ctx := webtest.Browser(t, 600, 900)
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.srv.URL+"/#t="+h.token("94", v.ID()))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, ctx, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("94", v.ID()), 49)
 	visible := func(id string) bool {
 		shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("getComputedStyle(document.getElementById(%q)).display !== 'none'", id)))
 		if err != nil {
@@ -225,10 +204,7 @@ func TestBrowserShowsRenjuForbiddenPoints(t *testing.T) {
 		}
 	}
 	page := webtest.Browser(t, 420, 820)
-	if err := chromedp.Do(page, chromedp.Navigate(h.srv.URL+"/#t="+tokens[0])); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 225`)
+	webtest.Open(t, page, h.srv.URL+"/#t="+tokens[0], 225)
 	if n := webtest.Count(t, page, webtest.Cell(8, 7)+".forbidden"); n != 1 {
 		t.Fatalf("the double three at (8,7) is not marked forbidden")
 	}

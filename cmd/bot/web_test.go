@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/boardbot/boardbot/adapters/discord"
@@ -188,14 +187,8 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 		t.Fatalf("the 🌐 button opens %q", link)
 	}
 	page := webtest.Browser(t, 420, 800)
-	if err := chromedp.Do(page, chromedp.Navigate(link)); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 49`)
-	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Open(t, page, link, 49)
+	webtest.Tap(t, page, 3, 3, 2)
 	if err := fake.Wait(wctx, func() bool { m, _ := fake.Message(chat.ID, board.ID); return m.Edits > 0 }); err != nil {
 		t.Fatalf("the chat's board was not edited: %v", err)
 	}
@@ -276,14 +269,8 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 		t.Fatalf("the 🌐 tap answered %+v", reply)
 	}
 	page := webtest.Browser(t, 420, 800)
-	if err := chromedp.Do(page, chromedp.Navigate(link)); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 9`)
-	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(1, 1)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the move and the AI's reply", `document.querySelectorAll("#board .stone").length === 2`)
+	webtest.Open(t, page, link, 9)
+	webtest.Tap(t, page, 1, 1, 2)
 	if err := fake.WaitFor(20*time.Second, "the channel's board edited", func() bool { m, _ := fake.Message(board.ID); return m.Edits > 0 }); err != nil {
 		t.Fatal(err)
 	}
@@ -331,15 +318,9 @@ func TestDuelAcrossTheWebAndTheChat(t *testing.T) {
 		"auth_date": strconv.FormatInt(time.Now().Unix(), 10), "user": `{"id":4301,"first_name":"Ann","language_code":"en"}`,
 	})
 	page := webtest.Browser(t, 420, 800)
-	if err := chromedp.Do(page, chromedp.Navigate("http://"+addr+"/?game="+game+"#"+url.Values{"tgWebAppData": {init}}.Encode())); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "the board", `document.querySelectorAll("#board .cell").length === 49`)
+	webtest.Open(t, page, "http://"+addr+"/?game="+game+"#"+url.Values{"tgWebAppData": {init}}.Encode(), 49)
 	// Ann moves on the page: the chat's board shows it.
-	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(webtest.Cell(3, 3)))); err != nil {
-		t.Fatal(err)
-	}
-	webtest.WaitFor(t, page, "Ann's move", `document.querySelectorAll("#board .stone").length === 1`)
+	webtest.Tap(t, page, 3, 3, 1)
 	edits := board.Edits
 	if err := fake.Wait(wctx, func() bool { m, _ := fake.Message(chat.ID, board.ID); board = m; return m.Edits > edits }); err != nil {
 		t.Fatalf("Ann's web move did not edit the chat's board: %v", err)

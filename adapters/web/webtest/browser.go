@@ -83,3 +83,21 @@ func WaitFor(t testing.TB, ctx context.Context, what, expr string) {
 
 // Cell selects the board's cell x, y (y counted from the top).
 func Cell(x, y int) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, x, y) }
+
+// Open opens url and waits until the board shows cells cells.
+func Open(t testing.TB, ctx context.Context, url string, cells int) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	WaitFor(t, ctx, "the board", fmt.Sprintf(`document.querySelectorAll("#board .cell").length === %d`, cells))
+}
+
+// Tap taps cell x, y and waits until the board shows stones stones.
+func Tap(t testing.TB, ctx context.Context, x, y, stones int) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(Cell(x, y)))); err != nil {
+		t.Fatal(err)
+	}
+	WaitFor(t, ctx, fmt.Sprintf("%d stones after the tap on %d,%d", stones, x, y), fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, stones))
+}
