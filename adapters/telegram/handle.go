@@ -319,7 +319,31 @@ func (b *Bot) Expired(v session.View) {
 // Front returns the front that edits the bot's board messages, and posts
 // new ones, for requests that came through another front: the web
 // board's moves. It is safe for concurrent use.
-func (b *Bot) Front() adapters.Front { return &front{b: b, wait: true} }
+func (b *Bot) Front() adapters.Front { return editor{b} }
+
+// editor is the Bot's front for requests of other fronts: each call is a
+// front of its own, in the chat it names when it posts.
+type editor struct{ b *Bot }
+
+func (e editor) Platform() session.Platform { return Platform }
+func (e editor) Notify(ctx context.Context, text string) error {
+	return (&front{b: e.b, wait: true}).Notify(ctx, text)
+}
+
+// Send posts m in chat, a chat of the bot's (a rematch's board).
+func (e editor) Send(ctx context.Context, chat string, m adapters.Message) (string, error) {
+	id, err := strconv.ParseInt(chat, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("telegram: post in chat %q: not a chat the bot posts in", chat)
+	}
+	return (&front{b: e.b, chat: id, wait: true}).Send(ctx, chat, m)
+}
+func (e editor) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
+	return (&front{b: e.b, wait: true}).Edit(ctx, at, m)
+}
+func (e editor) Attach(ctx context.Context, f adapters.File) error {
+	return (&front{b: e.b, wait: true}).Attach(ctx, f)
+}
 
 // InlineChatPrefix begins the session chat of an inline message.
 //

@@ -195,6 +195,24 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 	if n := len(fake.BotMessages(chat.ID)); n != 1 {
 		t.Errorf("the web move added %d messages to the chat", n-1)
 	}
+	// Resigned and rematched from the page: the rematch's board is
+	// posted in the chat.
+	token := link[strings.Index(link, "#t=")+3:]
+	for _, kind := range []string{"resign", "rematch"} {
+		req, _ := http.NewRequest("POST", "http://"+addr+"/api/act", strings.NewReader(fmt.Sprintf(`{"kind":%q,"nonce":"telegram-web-%s","moveNo":2}`, kind, kind)))
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s from the page: %v %v", kind, res, err)
+		}
+		res.Body.Close()
+	}
+	if err := fake.Wait(wctx, func() bool {
+		ms := fake.BotMessages(chat.ID)
+		return len(ms) == 2 && len(placeButtons(ms[1])) > 0
+	}); err != nil {
+		t.Fatalf("the rematch's board was not posted in the chat: %v\n%s", err, errOut.String())
+	}
 }
 
 // TestDiscordWebButtonGivesALinkToTheBoard runs the bot on the fake
