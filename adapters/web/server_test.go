@@ -430,3 +430,24 @@ func TestWebEventsResumeFromTheLastVersionSeen(t *testing.T) {
 		t.Errorf("the first event after resuming at version %d: %+v", v.Version(), first.State)
 	}
 }
+
+// TestWebRefusesLikeTheChat checks the refusals the page gets for a
+// finished game and for a hint with none left: each says why, in the
+// user's words, and changes nothing.
+func TestWebRefusesLikeTheChat(t *testing.T) {
+	h := newWebHarness(t)
+	v := h.play("820", "82", "7x7 k4 easy")
+	tok := h.token("82", v.ID())
+	// This harness's games allow no hints.
+	if ans := h.act(tok, actRequest{Kind: "hint", MoveNo: 0, Nonce: "hint-with-none-left"}); len(ans.Notices) == 0 || ans.State.Hint != nil {
+		t.Errorf("a hint with none left: %+v", ans)
+	}
+	if ans := h.act(tok, actRequest{Kind: "resign", Nonce: "resign-the-game"}); ans.State.Running {
+		t.Fatalf("resign: %+v", ans)
+	}
+	ans := h.act(tok, actRequest{Kind: "place", X: 3, Y: 3, MoveNo: 0, Nonce: "move-after-the-end"})
+	if len(ans.Notices) == 0 || len(ans.State.Moves) != 0 {
+		t.Errorf("a move in a finished game: %+v", ans)
+	}
+	t.Logf("refusals: %q", ans.Notices)
+}
