@@ -176,25 +176,8 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 func TestBrowserShowsRenjuForbiddenPoints(t *testing.T) {
 	h := newWebHarness(t)
 	h.now.Store(time.Now().Unix())
-	ctx := context.Background()
 	black, white := session.User{ID: "81", Name: "Black"}, session.User{ID: "82", Name: "White"}
-	dec := h.d.Text(ctx, adapters.Request{Chat: "-905", User: black, Locale: "en"}, "/duel renju first")
-	if err := h.d.Bind(ctx, adapters.Carry(ctx, h.chat, dec, nil)); err != nil {
-		t.Fatal(err)
-	}
-	var game session.View
-	for _, e := range dec.Effects {
-		if s, ok := e.(adapters.Show); ok {
-			game = s.Game
-		}
-	}
-	if game.ID() == "" {
-		t.Fatalf("/duel showed no game: %+v", dec.Effects)
-	}
-	game, _ = h.svc.Game(ctx, game.ID())
-	accept := adapters.EncodeAction(render.Action{Kind: render.Accept, Game: game.ID()})
-	dec = h.d.Tap(ctx, adapters.Request{Chat: "-905", User: white, Locale: "en", Message: game.Message()}, accept)
-	adapters.Carry(ctx, h.chat, dec, nil)
+	game := h.duel("-905", black, white, "renju")
 	tokens := map[int]string{0: h.token(black.ID, game.ID()), 1: h.token(white.ID, game.ID())}
 	// Black's two twos meet at (8,7), a double three; White plays far off.
 	for i, c := range [][2]int{{6, 7}, {0, 0}, {7, 7}, {0, 2}, {8, 5}, {0, 4}, {8, 6}, {14, 14}} {
@@ -232,4 +215,53 @@ func TestBrowserShowsRenjuForbiddenPoints(t *testing.T) {
 	}
 	webtest.WaitFor(t, page, "the winning line", `document.querySelectorAll("#board .stone.win").length === 5`)
 	webtest.Screenshot(t, page, "board-15x15-renju-won")
+}
+
+// duel starts a duel of the given /duel arguments in chat, black
+// challenging and white accepting, and returns the game.
+func (h *webHarness) duel(chat string, black, white session.User, args string) session.View {
+	h.t.Helper()
+	ctx := context.Background()
+	dec := h.d.Text(ctx, adapters.Request{Chat: chat, User: black, Locale: "en"}, "/duel "+args+" first")
+	if err := h.d.Bind(ctx, adapters.Carry(ctx, h.chat, dec, nil)); err != nil {
+		h.t.Fatal(err)
+	}
+	var id session.GameID
+	for _, e := range dec.Effects {
+		if s, ok := e.(adapters.Show); ok {
+			id = s.Game.ID()
+		}
+	}
+	game, err := h.svc.Game(ctx, id)
+	if err != nil {
+		h.t.Fatalf("/duel %s: %v (%+v)", args, err, dec.Effects)
+	}
+	accept := adapters.EncodeAction(render.Action{Kind: render.Accept, Game: game.ID()})
+	adapters.Carry(ctx, h.chat, h.d.Tap(ctx, adapters.Request{Chat: chat, User: white, Locale: "en", Message: game.Message()}, accept), nil)
+	return game
+}
+
+// TestBrowser19x19FinishedShowsTheWinningLine plays a 19×19 duel to a
+// five through the API and opens it at phone size: the page marks the
+// five and offers the replay.
+func TestBrowser19x19FinishedShowsTheWinningLine(t *testing.T) {
+	h := newWebHarness(t)
+	h.now.Store(time.Now().Unix())
+	black, white := session.User{ID: "71", Name: "Mei"}, session.User{ID: "72", Name: "Kai"}
+	game := h.duel("-906", black, white, "19x19")
+	tokens := [2]string{h.token(black.ID, game.ID()), h.token(white.ID, game.ID())}
+	// Black's five on row 9; White's four on row 12 comes too late.
+	moves := [][2]int{{5, 9}, {5, 12}, {6, 9}, {6, 12}, {7, 9}, {7, 12}, {8, 9}, {8, 12}, {9, 9}}
+	for i, c := range moves {
+		if ans := h.act(tokens[i%2], actRequest{Kind: "place", X: c[0], Y: c[1], MoveNo: i, Nonce: fmt.Sprintf("nineteen-%02d", i)}); len(ans.State.Moves) != i+1 {
+			t.Fatalf("move %d at %v: %+v", i, c, ans)
+		}
+	}
+	page := webtest.Browser(t, 360, 640)
+	webtest.Open(t, page, h.srv.URL+"/#t="+tokens[0], 361)
+	if n := webtest.Count(t, page, "#board .stone.win"); n != 5 {
+		t.Errorf("the winning line shows %d stones, want 5", n)
+	}
+	webtest.WaitFor(t, page, "the replay", `getComputedStyle(document.getElementById("replay")).display !== "none"`)
+	webtest.Screenshot(t, page, "board-19x19-won")
 }
