@@ -442,6 +442,11 @@ func TestWebRefusesLikeTheChat(t *testing.T) {
 	if ans := h.act(tok, actRequest{Kind: "hint", MoveNo: 0, Nonce: "hint-with-none-left"}); len(ans.Notices) == 0 || ans.State.Hint != nil {
 		t.Errorf("a hint with none left: %+v", ans)
 	}
+	for _, c := range [][2]int{{-1, 3}, {3, 7}, {99, 99}} {
+		if ans := h.act(tok, actRequest{Kind: "place", X: c[0], Y: c[1], MoveNo: 0, Nonce: fmt.Sprintf("off-the-board-%d-%d", c[0]+1, c[1])}); len(ans.Notices) == 0 || len(ans.State.Moves) != 0 {
+			t.Errorf("a move off the board at %v: %+v", c, ans)
+		}
+	}
 	if ans := h.act(tok, actRequest{Kind: "resign", Nonce: "resign-the-game"}); ans.State.Running {
 		t.Fatalf("resign: %+v", ans)
 	}
@@ -449,5 +454,4 @@ func TestWebRefusesLikeTheChat(t *testing.T) {
 	if len(ans.Notices) == 0 || len(ans.State.Moves) != 0 {
 		t.Errorf("a move in a finished game: %+v", ans)
 	}
-	t.Logf("refusals: %q", ans.Notices)
 }
