@@ -323,8 +323,8 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Chat: v.Chat(), User: session.User{ID: g.User, Name: seat.User.Name, Handle: seat.User.Handle}, Locale: req.Locale,
 		Message: v.Message(), HasButton: true, Update: "web:" + g.User + ":" + req.Nonce,
 	}
-	// The chat's messages are edited after the page's answer is due:
-	// the platform's pacing may hold them.
+	// A page that gives up waiting does not undo what was decided: the
+	// chat's board is shown all the same.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	f := &pageFront{platform: g.Platform, chat: s.cfg.Fronts[g.Platform]}
@@ -334,16 +334,30 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("web: binding a posted board failed", "game", g.Game, "err", err)
 		}
 	}
-	now, err := s.cfg.Service.Game(ctx, g.Game)
-	if err != nil {
-		refuse(w, http.StatusNotFound, "no such game")
-		return
+	// The game as the decision shows it; read only when it shows none
+	// (a refusal that says why and redraws nothing).
+	now, shown := shownGame(dec, g.Game)
+	if !shown {
+		if now, err = s.cfg.Service.Game(ctx, g.Game); err != nil {
+			refuse(w, http.StatusNotFound, "no such game")
+			return
+		}
 	}
 	ans := actAnswer{Notices: f.said(), State: stateOf(now, g.User, dec.Lang)}
 	if ans.Notices == nil {
 		ans.Notices = []string{}
 	}
 	writeJSON(w, http.StatusOK, ans)
+}
+
+// shownGame returns game as decision d shows it, if it does.
+func shownGame(d adapters.Decision, game session.GameID) (session.View, bool) {
+	for _, e := range d.Effects {
+		if s, ok := e.(adapters.Show); ok && s.Game.ID() == game {
+			return s.Game, true
+		}
+	}
+	return session.View{}, false
 }
 
 // actTimeout bounds the carrying out of one act.
@@ -380,6 +394,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	last, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+	// One language for the stream: asking for it with every change would
+	// read the user's settings once per change per viewer.
+	lang := s.lang(r, g, v)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush() // the page knows at once that it is connected
@@ -388,7 +405,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return true
 		}
 		last = v.Version()
-		data, _ := json.Marshal(stateOf(v, g.User, s.lang(r, g, v)))
+		data, _ := json.Marshal(stateOf(v, g.User, lang))
 		if _, err := fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", v.Version(), data); err != nil {
 			return false
 		}
