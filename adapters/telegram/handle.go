@@ -338,8 +338,18 @@ func (e editor) Send(ctx context.Context, chat string, m adapters.Message) (stri
 	}
 	return (&front{b: e.b, chat: id, wait: true}).Send(ctx, chat, m)
 }
+
+// Edit queues the edit in the outbox, as a tap in the chat does: the
+// request that asked for it (a move on the web board) does not wait for
+// flood control, and edits of one message that queue up go as the
+// latest. A failure is logged.
 func (e editor) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
-	return (&front{b: e.b, wait: true}).Edit(ctx, at, m)
+	f := &front{b: e.b}
+	err := f.Edit(ctx, at, m)
+	if f.queued() {
+		go f.made()
+	}
+	return err
 }
 func (e editor) Attach(ctx context.Context, f adapters.File) error {
 	return (&front{b: e.b, wait: true}).Attach(ctx, f)
