@@ -42,8 +42,6 @@ type webBoard struct {
 	srv    *web.Server
 	public string
 	ttl    time.Duration
-	now    func() time.Time
-	log    *slog.Logger
 }
 
 // listenWeb binds the web board's address: web.listen, or for the
@@ -93,13 +91,13 @@ func newWebBoard(ctx context.Context, cfg Config, ln net.Listener, svc *session.
 	if public == "" {
 		public = "http://" + ln.Addr().String()
 	}
-	return &webBoard{ln: ln, srv: srv, public: public, ttl: cfg.Web.LinkTTL, now: time.Now, log: log}, nil
+	return &webBoard{ln: ln, srv: srv, public: public, ttl: cfg.Web.LinkTTL}, nil
 }
 
 // link returns the link that lets user act in game, on platform p, until
 // the link's lifetime has passed.
 func (w *webBoard) link(p session.Platform, game session.GameID, user string) string {
-	return w.public + w.srv.Link(web.Grant{Platform: p, User: user, Game: game, Expires: w.now().Add(w.ttl).Unix()})
+	return w.public + w.srv.Link(web.Grant{Platform: p, User: user, Game: game, Expires: time.Now().Add(w.ttl).Unix()})
 }
 
 // serve serves the web board until ctx is done.
