@@ -8,11 +8,11 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/boardbot/boardbot/adapters/web/webtest"
 	"github.com/boardbot/boardbot/render"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardbot/boardbot/adapters"
@@ -25,7 +25,6 @@ import (
 // the chat's board message edited.
 func TestBrowserPlaysFromALink(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	v := h.play("900", "9", "7x7 k4 easy")
 	ctx := webtest.Browser(t, 800, 900)
 	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("9", v.ID()), 49)
@@ -37,6 +36,22 @@ func TestBrowserPlaysFromALink(t *testing.T) {
 		t.Errorf("the chat's board was edited %d times, want once", h.chat.editCount())
 	}
 	webtest.Screenshot(t, ctx, "board-7x7")
+	// The page follows the system's theme as it changes.
+	background := func() string {
+		bg, err := chromedp.Run(ctx, chromedp.Evaluate[string]("getComputedStyle(document.body).backgroundColor"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bg
+	}
+	light := background()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitFor(t, ctx, "the dark theme", `getComputedStyle(document.body).backgroundColor === "rgb(23, 24, 27)"`)
+	if light == background() {
+		t.Errorf("light and dark backgrounds are both %s", light)
+	}
 }
 
 // TestBrowserMiniAppInChineseAndDark opens the page as Telegram opens a
@@ -46,7 +61,6 @@ func TestBrowserPlaysFromALink(t *testing.T) {
 // refused tap (a cell taken) says why in Chinese and changes nothing.
 func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	v := h.play("901", "91", "ttt easy first")
 	init := webtest.SignInitData(telegramtest.Token, map[string]string{
 		"auth_date": strconv.FormatInt(h.now.Load(), 10), "query_id": "AAE1",
@@ -74,7 +88,6 @@ func TestBrowserMiniAppInChineseAndDark(t *testing.T) {
 // its centre reaches.
 func TestBrowser19x19FitsAPhone(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	v := h.play("902", "92", "19x19 easy")
 	ctx := webtest.Browser(t, 360, 640)
 	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("92", v.ID()), 361)
@@ -82,7 +95,6 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 		const bad = [];
 		for (const c of document.querySelectorAll("#board .cell")) {
 			const r = c.getBoundingClientRect();
-			const x = r.left + r.width / 2, y = r.top + r.height / 2;
 			if (r.width < 16 || r.right > window.innerWidth + 0.5 || r.left < 0) { bad.push(c.getAttribute("aria-label") + " " + r.width.toFixed(1)); continue; }
 			c.scrollIntoView({block: "center"});
 			const r2 = c.getBoundingClientRect();
@@ -105,7 +117,6 @@ func TestBrowser19x19FitsAPhone(t *testing.T) {
 // the sign-in message and no board.
 func TestBrowserRefusesABadLink(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	v := h.play("903", "93", "ttt easy")
 	other, _ := NewSigner([]byte("a secret that is not the server's"))
 	forged := other.Sign(Grant{Platform: "telegram", User: "93", Game: v.ID(), Expires: h.now.Load() + 3600})
@@ -125,7 +136,6 @@ func TestBrowserRefusesABadLink(t *testing.T) {
 // and forth through its moves.
 func TestBrowserFinishedGameReplays(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	v := h.play("904", "94", "7x7 k4 easy")
 	ctx := webtest.Browser(t, 600, 900)
 	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("94", v.ID()), 49)
@@ -175,7 +185,6 @@ func TestBrowserFinishedGameReplays(t *testing.T) {
 // game then ends with a five, and the page shows the winning line.
 func TestBrowserShowsRenjuForbiddenPoints(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	black, white := session.User{ID: "81", Name: "Black"}, session.User{ID: "82", Name: "White"}
 	game := h.duel("-905", black, white, "renju")
 	tokens := map[int]string{0: h.token(black.ID, game.ID()), 1: h.token(white.ID, game.ID())}
@@ -246,7 +255,6 @@ func (h *webHarness) duel(chat string, black, white session.User, args string) s
 // five and offers the replay.
 func TestBrowser19x19FinishedShowsTheWinningLine(t *testing.T) {
 	h := newWebHarness(t)
-	h.now.Store(time.Now().Unix())
 	black, white := session.User{ID: "71", Name: "Mei"}, session.User{ID: "72", Name: "Kai"}
 	game := h.duel("-906", black, white, "19x19")
 	tokens := [2]string{h.token(black.ID, game.ID()), h.token(white.ID, game.ID())}

@@ -36,7 +36,15 @@ function applyTheme() {
   try { theme = JSON.parse(launch.get("tgWebAppThemeParams") || "null"); } catch (e) { theme = null; }
   const tg = window.Telegram && window.Telegram.WebApp;
   if (!theme && tg && tg.themeParams && Object.keys(tg.themeParams).length) theme = tg.themeParams;
-  if (!theme) return;
+  if (!theme) {
+    // The system's theme, as it changes: the "dark" class holds the
+    // dark colours, the root's the light ones.
+    const dark = matchMedia("(prefers-color-scheme: dark)");
+    const follow = () => document.documentElement.classList.toggle("dark", dark.matches);
+    follow();
+    dark.addEventListener("change", follow);
+    return;
+  }
   const root = document.documentElement.style;
   const set = (v, c) => { if (c) root.setProperty(v, c); };
   set("--bg", theme.bg_color);
@@ -45,7 +53,7 @@ function applyTheme() {
   set("--accent", theme.button_color);
   set("--button", theme.secondary_bg_color);
   set("--button-fg", theme.text_color);
-  if (theme.bg_color) document.documentElement.classList.add(isDark(theme.bg_color) ? "dark" : "light");
+  if (theme.bg_color && isDark(theme.bg_color)) document.documentElement.classList.add("dark");
 }
 
 function isDark(hex) {
