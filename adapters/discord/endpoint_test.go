@@ -250,6 +250,22 @@ func TestEndpointGameAcrossReplicas(t *testing.T) {
 	}
 }
 
+// play types /play as ann in channel c1 through replica r, waits until r
+// answered it, and returns the board: a fresh 3×3 game.
+func (r *replica) play(t *testing.T, fake *discordtest.Server) discordtest.Message {
+	t.Helper()
+	id, err := fake.Command(ann, "c1", cmdPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(t, id)
+	board, ok := fake.Message(fake.Response(id).Original)
+	if !ok || len(placeButtons(board)) != 9 {
+		t.Fatalf("/play: %+v, board %+v", fake.Response(id), board)
+	}
+	return board
+}
+
 // tick ticks r's reclaim.
 func (r *replica) tick(t *testing.T) {
 	t.Helper()
@@ -278,17 +294,9 @@ func TestEndpointAnswersATapInItsHTTPResponse(t *testing.T) {
 	fake := endpointFake(t)
 	r := startReplica(t, boltStore(t), 1)
 	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
-	id, err := fake.Command(ann, "c1", cmdPlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.waitHandled(t, id)
-	board, ok := fake.Message(fake.Response(id).Original)
-	if !ok || len(placeButtons(board)) != 9 {
-		t.Fatalf("/play showed %+v", board)
-	}
+	board := r.play(t, fake)
 	calls := len(fake.Calls())
-	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	id, err := fake.Tap(ann, board.ID, placeButtons(board)[4])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,18 +352,13 @@ func TestEndpointDefersATapStillThinkingAtTheDeadline(t *testing.T) {
 	var held atomic.Bool
 	r := startReplicaWith(t, boltStore(t), 1, holdAI(&held, gate, fire))
 	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
-	id, err := fake.Command(ann, "c1", cmdPlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.waitHandled(t, id)
-	board, _ := fake.Message(fake.Response(id).Original)
+	board := r.play(t, fake)
 	calls := len(fake.Calls())
 	// DeferAfter has passed before the tap arrives, and the AI is held
 	// until the POST is answered.
 	held.Store(true)
 	close(fire)
-	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	id, err := fake.Tap(ann, board.ID, placeButtons(board)[4])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,15 +467,7 @@ func TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate(t *testi
 	r := startReplicaWith(t, st, 1, func(_ *session.Config, c *Config) { c.After = nil })
 	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
 
-	play, err := fake.Command(ann, "c1", cmdPlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.waitHandled(t, play)
-	board, ok := fake.Message(fake.Response(play).Original)
-	if !ok || len(placeButtons(board)) != 9 {
-		t.Fatalf("/play: %+v, board %+v", fake.Response(play), board)
-	}
+	board := r.play(t, fake)
 	stranger := discordtest.User{ID: "100000000000000009", Name: "eve", Locale: "en-US"}
 	tap, err := fake.Tap(stranger, board.ID, placeButtons(board)[4])
 	if err != nil {
@@ -485,7 +480,7 @@ func TestEndpointOnASlowStoreAnswersInTimeAndKeepsPrivateAnswersPrivate(t *testi
 	}
 	r.waitHandled(t, stats)
 
-	for _, id := range []string{play, tap, stats} {
+	for _, id := range []string{board.Interaction, tap, stats} {
 		t.Logf("%s: %+v", id, fake.Response(id))
 		if resp := fake.Response(id); resp.Failed || resp.Type == 0 {
 			t.Errorf("interaction %s: %+v, want a first response in time", id, resp)
@@ -523,16 +518,11 @@ func TestEndpointFinishesWhatADeadReplicaDeferred(t *testing.T) {
 	})
 	t.Cleanup(func() { close(gate) }) // A's handling ends before A stops
 	fake.UseEndpoint(func() string { return a.url }, testKey, time.Now)
-	id, err := fake.Command(ann, "c1", cmdPlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.waitHandled(t, id)
-	board, _ := fake.Message(fake.Response(id).Original)
+	board := a.play(t, fake)
 	held.Store(true)
 	close(fire)
 	changes := c.Client(t).Watch(t.Context(), "discord/", clientv3.WithPrefix())
-	id, err = fake.Tap(ann, board.ID, placeButtons(board)[4])
+	id, err := fake.Tap(ann, board.ID, placeButtons(board)[4])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,17 +568,13 @@ func TestEndpointDropsADeferralDiscordNeverGot(t *testing.T) {
 	c := etcdtest.Start(t, 1)
 	r := startReplica(t, c.Store(t, "discord/"), 1)
 	fake.UseEndpoint(func() string { return r.url }, testKey, time.Now)
-	id, err := fake.Command(ann, "c1", cmdPlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.waitHandled(t, id)
-	board, _ := fake.Message(fake.Response(id).Original)
+	board := r.play(t, fake)
 	// The tap reaches a replica that never answers.
 	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) }))
 	t.Cleanup(dead.Close)
 	fake.UseEndpoint(func() string { return dead.URL }, testKey, time.Now)
-	if id, err = fake.Tap(ann, board.ID, placeButtons(board)[4]); err == nil {
+	id, err := fake.Tap(ann, board.ID, placeButtons(board)[4])
+	if err == nil {
 		t.Fatal("the tap was answered")
 	}
 	event, ok := fake.Event(id)

@@ -12,21 +12,13 @@ import (
 // board carries a 🌐 button, and a tap on it answers the one who tapped,
 // alone, with their own link to the game, and changes nothing.
 func TestWebButtonAnswersItsTapperAlone(t *testing.T) {
-	h := newHarness(t, func(c *Config) {
-		c.WebLink = func(game session.GameID, user string) string {
-			return "https://board.example/#t=" + string(game) + "-" + user
-		}
-	})
+	h := newHarness(t, withWebLinks)
 	board := h.play(ann, "c1")
-	web := ""
-	for _, b := range board.Buttons() {
-		if b.Label == "🌐" {
-			web = b.CustomID
-		}
-	}
-	if web == "" {
+	button, ok := board.Button("🌐")
+	if !ok {
 		t.Fatalf("no 🌐 button on the board: %+v", board.Buttons())
 	}
+	web := button.CustomID
 	for _, u := range []discordtest.User{ann, bob} {
 		resp := h.tap(u, board.ID, web)
 		m, _ := h.fake.Message(resp.Original)
@@ -44,11 +36,7 @@ func TestWebButtonAnswersItsTapperAlone(t *testing.T) {
 // link to it, alone; someone who plays nothing in the channel is told
 // so.
 func TestWebCommandGivesTheLinkOfTheUsersGame(t *testing.T) {
-	h := newHarness(t, func(c *Config) {
-		c.WebLink = func(game session.GameID, user string) string {
-			return "https://board.example/#t=" + string(game) + "-" + user
-		}
-	})
+	h := newHarness(t, withWebLinks)
 	found := false
 	for _, c := range h.fake.Commands("") {
 		found = found || strings.Contains(string(c), `"name":"web"`)
@@ -57,10 +45,8 @@ func TestWebCommandGivesTheLinkOfTheUsersGame(t *testing.T) {
 		t.Fatal("/web is not registered")
 	}
 	board := h.play(ann, "c2", discordtest.StringOption("game", "7x7"))
-	for _, b := range board.Buttons() {
-		if b.Label == "🌐" {
-			t.Fatalf("a 7x7 board has room for 🌐: %+v", board.Buttons())
-		}
+	if _, ok := board.Button("🌐"); ok {
+		t.Fatalf("a 7x7 board has room for 🌐: %+v", board.Buttons())
 	}
 	_, r := h.command(ann, "c2", cmdWeb)
 	m, _ := h.fake.Message(r.Original)
@@ -71,5 +57,13 @@ func TestWebCommandGivesTheLinkOfTheUsersGame(t *testing.T) {
 	_, r = h.command(bob, "c2", cmdWeb)
 	if m, _ := h.fake.Message(r.Original); !m.Ephemeral || strings.Contains(m.Content, "https://") {
 		t.Errorf("bob, who plays nothing here, got %+v", m)
+	}
+}
+
+// withWebLinks turns the web board on with links that name their game
+// and user.
+func withWebLinks(c *Config) {
+	c.WebLink = func(game session.GameID, user string) string {
+		return "https://board.example/#t=" + string(game) + "-" + user
 	}
 }

@@ -47,7 +47,6 @@ func BenchmarkPageWeight(b *testing.B) {
 // POST until the answer with the AI's reply), p50 and p99.
 func BenchmarkMoveRoundTrip(b *testing.B) {
 	h := newWebHarness(b)
-	h.now.Store(time.Now().Unix())
 	var took []time.Duration
 	game, tok := session.GameID(""), ""
 	var s state
@@ -97,7 +96,6 @@ func freeCell(s state, i int) [2]int {
 func BenchmarkIdleViewers(b *testing.B) {
 	const viewers = 1000
 	h := newWebHarness(b)
-	h.now.Store(time.Now().Unix())
 	v := h.play("2000", "8", "gomoku easy")
 	for range b.N {
 		runtime.GC()
@@ -131,7 +129,6 @@ func BenchmarkIdleViewers(b *testing.B) {
 // navigation until every cell is drawn.
 func BenchmarkFirstRender(b *testing.B) {
 	h := newWebHarness(b)
-	h.now.Store(time.Now().Unix())
 	v := h.play("3000", "9", "gomoku easy")
 	link := h.srv.URL + "/#t=" + h.token("9", v.ID())
 	page := webtest.Browser(b, 420, 800)

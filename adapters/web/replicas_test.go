@@ -45,7 +45,8 @@ func TestWebReplicasShowEachOthersMoves(t *testing.T) {
 		}
 	}
 	tok := signer.Sign(Grant{Platform: "telegram", User: "95", Game: game, Expires: time.Now().Add(time.Hour).Unix()})
-	ctx, cancel := context.WithCancel(context.Background())
+	// A stream whose awaited event never comes ends, and the test fails.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", servers[0].URL+"/api/events?t="+url.QueryEscape(tok), nil)
 	res, err := http.DefaultClient.Do(req)

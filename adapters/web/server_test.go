@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,7 +75,10 @@ func newWebHarness(t testing.TB) *webHarness {
 	t.Cleanup(func() { st.Close() })
 	var seed atomic.Uint64
 	h := &webHarness{t: t, chat: &chatFront{}}
-	h.now.Store(vectorAuth.Unix())
+	// The clock starts at the wall clock's time, so that links the
+	// browser tests open are not long expired for the page, and is the
+	// test's from there on.
+	h.now.Store(time.Now().Unix())
 	h.svc = session.New(st, &session.Config{NewSeed: func() uint64 { return seed.Add(1) }, ThinkTime: 10 * time.Millisecond})
 	h.d = adapters.NewDispatcher(h.svc, "telegram", "bot", nil)
 	h.signer, _ = NewSigner([]byte("the web tests' server secret"))
@@ -285,7 +287,8 @@ func TestWebEventsFollowTheGame(t *testing.T) {
 	h := newWebHarness(t)
 	v := h.play("800", "8", "ttt easy")
 	tok := h.token("8", v.ID())
-	ctx, cancel := context.WithCancel(context.Background())
+	// A stream whose awaited event never comes ends, and the test fails.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", h.srv.URL+"/api/events?t="+url.QueryEscape(tok), nil)
 	res, err := http.DefaultClient.Do(req)
@@ -369,8 +372,8 @@ func TestWebPageAndHeaders(t *testing.T) {
 	if status, _ := h.call("POST", "/api/session", "", map[string]string{"initData": big}); status != http.StatusBadRequest {
 		t.Errorf("a big body: %d, want 400", status)
 	}
-	if !slices.Contains([]int{404, 405}, func() int { s, _ := h.call("GET", "/api/nothing", "", nil); return s }()) {
-		t.Error("an unknown path was served")
+	if status, _ := h.call("GET", "/api/nothing", "", nil); status != http.StatusNotFound {
+		t.Errorf("an unknown path: %d, want 404", status)
 	}
 }
 
@@ -414,7 +417,8 @@ func TestWebLimitsEachUsersRate(t *testing.T) {
 func TestWebEventsResumeFromTheLastVersionSeen(t *testing.T) {
 	h := newWebHarness(t)
 	v := h.play("810", "81", "ttt easy")
-	ctx, cancel := context.WithCancel(context.Background())
+	// A stream whose awaited event never comes ends, and the test fails.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", h.srv.URL+"/api/events?t="+url.QueryEscape(h.token("81", v.ID())), nil)
 	req.Header.Set("Last-Event-ID", strconv.Itoa(v.Version()))

@@ -110,12 +110,11 @@ func TestTerminalPrintsAWorkingWebLink(t *testing.T) {
 	}
 }
 
-// startTelegramWeb runs the bot on a fake Bot API with the web board on
-// a free loopback port and the Mini App "board", until the test ends.
-func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *syncBuffer) {
+// runWithWeb runs the bot with the config yaml and the environment
+// vars, and the web board on a free loopback port, until the test ends.
+// It returns the board's address and what the bot wrote to stderr.
+func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *syncBuffer) {
 	t.Helper()
-	fake := telegramtest.NewServer()
-	t.Cleanup(fake.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -124,23 +123,33 @@ func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *syncBuffer) 
 	ln.Close()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(config, []byte("telegram:\n  mini_app: board\n"), 0o600); err != nil {
+	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	vars["BOT_WEB_LISTEN"], vars["BOT_WEB_PUBLIC_URL"] = addr, "http://"+addr
 	ctx, cancel := context.WithCancel(context.Background())
 	errOut := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
-			"TELEGRAM_TOKEN": telegramtest.Token, "TELEGRAM_API_ENDPOINT": fake.Endpoint(),
-			"BOT_WEB_LISTEN": addr, "BOT_WEB_PUBLIC_URL": "http://" + addr,
-		}), strings.NewReader(""), io.Discard, errOut)
+		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(vars), strings.NewReader(""), io.Discard, errOut)
 	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("run: %v\n%s", err, errOut.String())
 		}
+	})
+	return addr, errOut
+}
+
+// startTelegramWeb runs the bot on a fake Bot API with the web board and
+// the Mini App "board", until the test ends.
+func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *syncBuffer) {
+	t.Helper()
+	fake := telegramtest.NewServer()
+	t.Cleanup(fake.Close)
+	addr, errOut := runWithWeb(t, "telegram:\n  mini_app: board\n", map[string]string{
+		"TELEGRAM_TOKEN": telegramtest.Token, "TELEGRAM_API_ENDPOINT": fake.Endpoint(),
 	})
 	return fake, addr, errOut
 }
@@ -159,21 +168,13 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 		t.Helper()
 		fake.SendText(chat, user, "/play 7x7 easy")
 		var board telegramtest.Message
-		link := ""
 		if err := fake.Wait(wctx, func() bool {
 			board, _ = fake.LastBotMessage(chat.ID)
-			for _, row := range board.Buttons() {
-				for _, b := range row {
-					if b.Text == "🌐" && b.URL != nil {
-						link = *b.URL
-					}
-				}
-			}
-			return link != ""
+			return board.Link("🌐") != ""
 		}); err != nil {
 			t.Fatalf("no 🌐 button under the board: %+v\n%s", board, errOut.String())
 		}
-		return board, link
+		return board, board.Link("🌐")
 	}
 	// In a group, the button opens the Mini App, which proves who opens
 	// it.
@@ -224,32 +225,8 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 	fake := discordtest.New(discordtest.Options{Token: token})
 	t.Cleanup(fake.Close)
 	t.Cleanup(func() { discord.SetAPIBase(discord.DefaultAPIBase) })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.yaml")
 	yaml := fmt.Sprintf("discord:\n  app_id: %q\n  guild_id: %q\n  api_base: %q\n", discordtest.AppID, discordtest.GuildID, fake.URL)
-	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
-			"DISCORD_TOKEN": token, "BOT_WEB_LISTEN": addr, "BOT_WEB_PUBLIC_URL": "http://" + addr,
-		}), strings.NewReader(""), io.Discard, errOut)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v\n%s", err, errOut.String())
-		}
-	})
+	runWithWeb(t, yaml, map[string]string{"DISCORD_TOKEN": token})
 	if err := fake.WaitFor(20*time.Second, "guild commands", func() bool { return len(fake.Commands(discordtest.GuildID)) > 0 }); err != nil {
 		t.Fatal(err)
 	}
@@ -262,16 +239,11 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	board, _ := fake.Message(fake.Response(id).Original)
-	web := ""
-	for _, b := range board.Buttons() {
-		if b.Label == "🌐" {
-			web = b.CustomID
-		}
-	}
-	if web == "" {
+	web, ok := board.Button("🌐")
+	if !ok {
 		t.Fatalf("no 🌐 button on the board: %+v", board.Buttons())
 	}
-	tap, err := fake.Tap(ann, board.ID, web)
+	tap, err := fake.Tap(ann, board.ID, web.CustomID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,13 +293,7 @@ func TestDuelAcrossTheWebAndTheChat(t *testing.T) {
 	game := ""
 	if err := fake.Wait(wctx, func() bool {
 		board, _ = fake.Message(chat.ID, challenge.ID)
-		for _, row := range board.Buttons() {
-			for _, b := range row {
-				if b.Text == "🌐" && b.URL != nil {
-					_, game, _ = strings.Cut(*b.URL, "startapp=")
-				}
-			}
-		}
+		_, game, _ = strings.Cut(board.Link("🌐"), "startapp=")
 		return game != "" && len(placeButtons(board)) > 0
 	}); err != nil {
 		t.Fatalf("no board with its Mini App link: %+v\n%s", board, errOut.String())

@@ -188,6 +188,16 @@ func (m Message) Buttons() []Button {
 	return bs
 }
 
+// Button returns the message's first button labelled label, if any.
+func (m Message) Button(label string) (Button, bool) {
+	for _, b := range m.Buttons() {
+		if b.Label == label {
+			return b, true
+		}
+	}
+	return Button{}, false
+}
+
 // Response is how an interaction was answered.
 type Response struct {
 	// Type is the interaction callback type (4 message, 5 deferred

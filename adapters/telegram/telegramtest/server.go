@@ -70,6 +70,19 @@ func (m Message) Buttons() [][]tgbotapi.InlineKeyboardButton {
 	return m.Markup.InlineKeyboard
 }
 
+// Link returns the address of the message's link button labelled text,
+// "" when it has none.
+func (m Message) Link(text string) string {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if b.Text == text && b.URL != nil {
+				return *b.URL
+			}
+		}
+	}
+	return ""
+}
+
 // Fault is a failure the Server answers a call with instead of doing it.
 type Fault struct {
 	// Status is the HTTP status; default 400.
