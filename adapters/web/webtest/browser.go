@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,7 +76,17 @@ func Count(t testing.TB, ctx context.Context, sel string) int {
 // fails the test with the page's text when it does not come true.
 func WaitFor(t testing.TB, ctx context.Context, what, expr string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		// A navigation still settling replaced the page's JavaScript
+		// context under the poll: poll the new one.
+		if strings.Contains(err.Error(), "Cannot find context with specified id") && time.Now().Before(deadline) {
+			continue
+		}
 		body, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body.innerText"))
 		t.Fatalf("waiting for %s: %v\npage:\n%s", what, err, body)
 	}
