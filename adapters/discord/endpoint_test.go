@@ -605,6 +605,59 @@ func TestEndpointDropsADeferralDiscordNeverGot(t *testing.T) {
 	}
 }
 
+// TestEndpointLateHandlingKeepsTheBoardAnotherPosted has replica A
+// defer a /play whose AI moves first (the deadline passed, the AI waits
+// at a gate); replica B, once A's claim looks expired, finishes it: the
+// game starts and its board replaces the "thinking…" of the original.
+// Then A's AI is let go: A's handling finds the game started already and
+// shows it. The original is B's board now, not a placeholder, so A
+// leaves it: nothing is deleted, and the board stays playable.
+func TestEndpointLateHandlingKeepsTheBoardAnotherPosted(t *testing.T) {
+	fake := endpointFake(t)
+	c := etcdtest.Start(t, 1)
+	gate, fire := make(chan struct{}), make(chan time.Time)
+	var held atomic.Bool
+	held.Store(true)
+	close(fire)
+	a := startReplicaWith(t, c.Store(t, "discord/"), 1, holdAI(&held, gate, fire))
+	b := startReplicaWith(t, c.Store(t, "discord/"), 1000, func(s *session.Config, _ *Config) {
+		s.Now = func() time.Time { return time.Now().Add(session.ClaimTTL) }
+	})
+	fake.UseEndpoint(func() string { return a.url }, testKey, time.Now)
+	changes := c.Client(t).Watch(t.Context(), "discord/", clientv3.WithPrefix())
+	id, err := fake.Command(ann, "c1", cmdPlay, discordtest.StringOption(optSide, "second"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := fake.Response(id); resp.Type != 5 {
+		t.Fatalf("/play answered %+v, want a deferral (5)", resp)
+	}
+	for !kept(t, b.svc, id) {
+		select {
+		case <-changes:
+		case <-time.After(waitLimit):
+			t.Fatal("the deferral is not kept")
+		}
+	}
+	b.tick(t)
+	b.waitHandled(t, id)
+	board, ok := fake.Message(fake.Response(id).Original)
+	if !ok || len(placeButtons(board)) != 8 {
+		t.Fatalf("B's board: %+v", board)
+	}
+	calls := len(fake.Calls())
+	close(gate)
+	a.waitHandled(t, id)
+	for _, call := range fake.Calls()[calls:] {
+		if call.Method == "DELETE" {
+			t.Errorf("A's late handling deleted %s", call.Path)
+		}
+	}
+	if m, ok := fake.Message(board.ID); !ok || m.Deleted || len(placeButtons(m)) != 8 {
+		t.Errorf("the board after A's late handling: %+v", m)
+	}
+}
+
 // kept reports whether interaction id is kept in the inbox.
 func kept(t *testing.T, svc *session.Service, id string) bool {
 	t.Helper()

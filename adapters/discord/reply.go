@@ -344,7 +344,7 @@ func (r *reply) ephemeral(ctx context.Context, text string, comps ...discordgo.M
 	placeholder := r.placeholder
 	r.placeholder = false
 	r.mu.Unlock()
-	if placeholder {
+	if placeholder && r.thinking(ctx) {
 		if err := r.webhook(ctx, func() error { return r.b.s.InteractionResponseDelete(r.i, discordgo.WithContext(ctx)) }); err != nil {
 			r.b.logErr("remove the placeholder", r.i, err)
 		}
@@ -356,11 +356,31 @@ func (r *reply) ephemeral(ctx context.Context, text string, comps ...discordgo.M
 	r.b.logErr("reply", r.i, err)
 }
 
+// thinking reports whether the original of a deferred command still
+// shows the deferral's "thinking…": another handling of the interaction
+// (a replica that took it over, or one that died after answering it) may
+// have put the board there. When Discord cannot say, the original is left
+// as it is.
+func (r *reply) thinking(ctx context.Context) bool {
+	var msg *discordgo.Message
+	err := r.webhook(ctx, func() error {
+		var err error
+		msg, err = r.b.s.InteractionResponse(r.i, discordgo.WithContext(ctx))
+		return err
+	})
+	if err != nil {
+		r.b.logErr("read the original", r.i, err)
+		return false
+	}
+	return msg.Flags&discordgo.MessageFlagsLoading != 0
+}
+
 // finish completes the answer once the decision was carried out: a
 // notice still kept is shown; a tap with no answer yet is acknowledged
 // (type 6); a command whose answer was only an edit elsewhere, or
 // nothing, gets the shown game's status line (or the help), which also
-// replaces its public placeholder.
+// replaces its public placeholder, unless another handling of the
+// command replaced that already.
 func (r *reply) finish(ctx context.Context, l render.Lang) {
 	r.mu.Lock()
 	answered, placeholder, notice, shown := r.answered, r.placeholder, r.notice, r.shown
@@ -376,6 +396,11 @@ func (r *reply) finish(ctx context.Context, l render.Lang) {
 			r.b.logErr("acknowledge", r.i, err)
 		}
 	case !r.component() && (!answered || placeholder):
+		if answered && !r.thinking(ctx) {
+			// Another handling of the command answered it: the
+			// original shows its answer.
+			return
+		}
 		note := render.T(l, render.MsgHelp)
 		if shown != nil {
 			note = render.Status(*shown, l)
