@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -187,12 +188,12 @@ func (b *Bot) request(ctx context.Context, method string, c tgbotapi.Chattable) 
 
 // sendMessage sends a text message with an optional inline keyboard, as a
 // reply to message replyTo when it is not 0, and returns its id.
-func (f *front) sendMessage(ctx context.Context, chat int64, replyTo int, text string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+func (f *front) sendMessage(ctx context.Context, chat int64, replyTo int, text string, kb markup) (int, error) {
 	m := tgbotapi.NewMessage(chat, text)
 	m.ReplyToMessageID = replyTo
 	m.AllowSendingWithoutReply = true
-	if kb != nil {
-		m.ReplyMarkup = *kb
+	if len(kb.rows()) > 0 {
+		m.ReplyMarkup = kb
 	}
 	var sent tgbotapi.Message
 	err := f.b.call(ctx, "sendMessage", false, f.b.paced(ctx, chat, f.lend, func() error {
@@ -205,13 +206,13 @@ func (f *front) sendMessage(ctx context.Context, chat int64, replyTo int, text s
 
 // sendPhoto sends a PNG with a caption and an optional keyboard and
 // returns the message's id.
-func (f *front) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte, caption string, kb *tgbotapi.InlineKeyboardMarkup) (int, error) {
+func (f *front) sendPhoto(ctx context.Context, chat int64, replyTo int, png []byte, caption string, kb markup) (int, error) {
 	p := tgbotapi.NewPhoto(chat, tgbotapi.FileBytes{Name: "board.png", Bytes: png})
 	p.Caption = caption
 	p.ReplyToMessageID = replyTo
 	p.AllowSendingWithoutReply = true
-	if kb != nil {
-		p.ReplyMarkup = *kb
+	if len(kb.rows()) > 0 {
+		p.ReplyMarkup = kb
 	}
 	var sent tgbotapi.Message
 	err := f.b.call(ctx, "sendPhoto", false, f.b.paced(ctx, chat, f.lend, func() error {
@@ -702,24 +703,125 @@ func inlineKeyboard(kb render.Keyboard) *tgbotapi.InlineKeyboardMarkup {
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
 
-// withWebButton returns kb with a last row of one button that opens url,
-// the game's web board, when url is set and Telegram's limit on buttons
-// leaves room for it.
-func withWebButton(kb *tgbotapi.InlineKeyboardMarkup, url string) *tgbotapi.InlineKeyboardMarkup {
-	if url == "" {
-		return kb
-	}
-	button := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonURL("🌐", url)}
-	if kb == nil {
-		return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{button}}
-	}
+// WebButton is the 🌐 button under a board, which opens the game's web
+// board.
+type WebButton struct {
+	// URL is the address it opens; "" for no button.
+	URL string
+	// App opens URL inside Telegram as a Mini App (a web_app button),
+	// whose launch data proves who opened it. Telegram takes such buttons
+	// in private chats only, and HTTPS addresses only; otherwise the
+	// button is a link.
+	App bool
+}
+
+// markup is the inline keyboard a message is sent with: kb's buttons
+// and, when web has an address and Telegram's limit on buttons leaves
+// room, a last row with the 🌐 button. The client library's buttons
+// cannot open a Mini App, so markup writes its own JSON.
+type markup struct {
+	kb  *tgbotapi.InlineKeyboardMarkup
+	web WebButton
+}
+
+// webButtonJSON is a link or web_app button as the Bot API takes it.
+type webButtonJSON struct {
+	Text   string `json:"text"`
+	URL    string `json:"url,omitempty"`
+	WebApp *struct {
+		URL string `json:"url"`
+	} `json:"web_app,omitempty"`
+}
+
+// rows returns the markup's rows, the 🌐 button's included.
+func (m markup) rows() [][]any {
+	var rows [][]any
 	total := 0
-	for _, r := range kb.InlineKeyboard {
-		total += len(r)
+	if m.kb != nil {
+		for _, r := range m.kb.InlineKeyboard {
+			row := make([]any, len(r))
+			for i, b := range r {
+				row[i] = b
+			}
+			rows = append(rows, row)
+			total += len(r)
+		}
 	}
-	if total >= MaxButtons {
-		return kb
+	if m.web.URL != "" && total < MaxButtons {
+		b := webButtonJSON{Text: "🌐"}
+		if m.web.App {
+			b.WebApp = &struct {
+				URL string `json:"url"`
+			}{m.web.URL}
+		} else {
+			b.URL = m.web.URL
+		}
+		rows = append(rows, []any{b})
 	}
-	rows := append(kb.InlineKeyboard[:len(kb.InlineKeyboard):len(kb.InlineKeyboard)], button)
-	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
+	return rows
+}
+
+// MarshalJSON writes the markup as the Bot API's InlineKeyboardMarkup.
+func (m markup) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		InlineKeyboard [][]any `json:"inline_keyboard"`
+	}{m.rows()})
+}
+
+// add sets the reply_markup of params unless the markup has no button.
+func (m markup) add(params tgbotapi.Params) {
+	if len(m.rows()) == 0 {
+		return
+	}
+	// Strings and the library's buttons only: marshalling cannot fail.
+	b, _ := json.Marshal(m)
+	params["reply_markup"] = string(b)
+}
+
+// edit is one edit call: its method, its parameters, and the file it
+// uploads, if any. The bot builds edits' parameters itself, for its
+// markup.
+type edit struct {
+	method string
+	params tgbotapi.Params
+	file   *tgbotapi.RequestFile
+}
+
+// editText returns the edit of message k to show text and kb.
+func editText(k messageKey, text string, kb markup) edit {
+	p := k.params()
+	p["text"] = text
+	kb.add(p)
+	return edit{method: "editMessageText", params: p}
+}
+
+// editPhoto returns the edit of photo message k to show png with
+// caption, and kb.
+func editPhoto(k messageKey, png []byte, caption string, kb markup) edit {
+	p := k.params()
+	media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileURL("attach://board"))
+	media.Caption = caption
+	b, _ := json.Marshal(media) // strings only: it cannot fail
+	p["media"] = string(b)
+	kb.add(p)
+	return edit{method: "editMessageMedia", params: p, file: &tgbotapi.RequestFile{Name: "board", Data: tgbotapi.FileBytes{Name: "board.png", Bytes: png}}}
+}
+
+// params returns the parameters naming message k.
+func (k messageKey) params() tgbotapi.Params {
+	if k.inline != "" {
+		return tgbotapi.Params{"inline_message_id": k.inline}
+	}
+	return tgbotapi.Params{"chat_id": strconv.FormatInt(k.chat, 10), "message_id": strconv.Itoa(k.id)}
+}
+
+// make makes edit e once.
+func (b *Bot) make(e edit) error {
+	var err error
+	if e.file != nil {
+		_, err = b.api.UploadFiles(e.method, e.params, []tgbotapi.RequestFile{*e.file})
+	} else {
+		_, err = b.api.MakeRequest(e.method, e.params)
+	}
+	return err
 }

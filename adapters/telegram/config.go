@@ -89,9 +89,9 @@ type Config struct {
 	// of every failed Bot API call attempt but "message is not modified",
 	// for metrics.
 	OnAPIError func(code int)
-	// WebBoard, when set, returns the address the 🌐 button under a
-	// game's board opens (the web board), "" for no button.
-	WebBoard func(v session.View) string
+	// WebBoard, when set, returns the 🌐 button under a game's board,
+	// which opens its web board.
+	WebBoard func(v session.View) WebButton
 }
 
 // WebhookConfig configures ModeWebhook.

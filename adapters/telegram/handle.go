@@ -156,7 +156,7 @@ func (b *Bot) onMessage(ctx context.Context, update string, m *tgbotapi.Message,
 	if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart {
 		lang := b.disp.Lang(ctx, req)
 		welcome := render.T(lang, render.MsgWelcome) + "\n\n" + render.T(lang, render.MsgPickGame)
-		if _, err := f.sendMessage(ctx, chat, m.MessageID, welcome, gamesMenu(lang)); err != nil {
+		if _, err := f.sendMessage(ctx, chat, m.MessageID, welcome, markup{kb: gamesMenu(lang)}); err != nil {
 			b.log.Error("sending the start menu failed", "chat", chat, "err", err)
 		}
 		return handling{}
@@ -205,17 +205,17 @@ func (b *Bot) text(ctx context.Context, req adapters.Request, m *tgbotapi.Messag
 // than the keyboard, a caption and the PNG of the whole board; and the
 // keyboard. Whether there is a picture depends on the rules alone, so a
 // board message never changes kind.
-func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb *tgbotapi.InlineKeyboardMarkup, err error) {
+func (b *Bot) board(v session.View, l render.Lang, window *engine.Point) (text string, png []byte, kb markup, err error) {
 	c := render.Compose(v, l, render.TelegramLayout, window)
-	kb = inlineKeyboard(c.Keyboard)
+	kb.kb = inlineKeyboard(c.Keyboard)
 	if b.cfg.WebBoard != nil && v.Status() != session.Open {
-		kb = withWebButton(kb, b.cfg.WebBoard(v))
+		kb.web = b.cfg.WebBoard(v)
 	}
 	if !c.HasPicture {
 		return c.Text, nil, kb, nil
 	}
 	if png, err = render.Picture(v); err != nil {
-		return "", nil, nil, err
+		return "", nil, markup{}, err
 	}
 	return c.Caption, png, kb, nil
 }
@@ -433,7 +433,7 @@ func (f *front) Notify(ctx context.Context, text string) error {
 	}
 	f.mu.Unlock()
 	if f.query == "" && text != "" && f.chat != 0 {
-		_, err := f.sendMessage(ctx, f.chat, f.replyTo, text, nil)
+		_, err := f.sendMessage(ctx, f.chat, f.replyTo, text, markup{})
 		return f.b.logged("sending a notice", err)
 	}
 	return nil
@@ -465,9 +465,9 @@ func (f *front) Send(ctx context.Context, _ string, m adapters.Message) (string,
 		return "", errors.New("telegram: no chat to post in")
 	}
 	if m.Game == nil {
-		var kb *tgbotapi.InlineKeyboardMarkup
+		var kb markup
 		if m.Buttons != nil {
-			kb = inlineKeyboard(*m.Buttons)
+			kb.kb = inlineKeyboard(*m.Buttons)
 		}
 		id, err := f.sendMessage(ctx, f.chat, f.replyTo, m.Text, kb)
 		return strconv.Itoa(id), f.b.logged("sending a reply", err)
@@ -477,7 +477,7 @@ func (f *front) Send(ctx context.Context, _ string, m adapters.Message) (string,
 		return id, f.Edit(ctx, adapters.Place{Platform: Platform, Chat: chatKey(f.chat), Message: id}, m)
 	}
 	if m.Text != "" {
-		if _, err := f.sendMessage(ctx, f.chat, f.replyTo, m.Text, nil); err != nil {
+		if _, err := f.sendMessage(ctx, f.chat, f.replyTo, m.Text, markup{}); err != nil {
 			f.b.logged("sending a note", err)
 		}
 	}
@@ -508,23 +508,16 @@ func (f *front) Edit(ctx context.Context, at adapters.Place, m adapters.Message)
 	if err != nil {
 		return f.b.logged("drawing a board", err)
 	}
-	var method string
-	var c tgbotapi.Chattable
-	if png != nil {
-		media := tgbotapi.NewInputMediaPhoto(tgbotapi.FileBytes{Name: "board.png", Bytes: png})
-		media.Caption = text
-		method, c = "editMessageMedia", tgbotapi.EditMessageMediaConfig{BaseEdit: tgbotapi.BaseEdit{ChatID: chat, MessageID: id, ReplyMarkup: kb}, Media: media}
-	} else {
-		e := tgbotapi.NewEditMessageText(chat, id, text)
-		e.ReplyMarkup = kb
-		method, c = "editMessageText", e
-	}
 	k := messageKey{chat: chat, id: id}
+	e := editText(k, text, kb)
+	if png != nil {
+		e = editPhoto(k, png, text, kb)
+	}
 	if !f.wait {
-		f.queue(k, method, c)
+		f.queue(k, e)
 		return nil
 	}
-	err = f.waitEdit(ctx, k, method, c)
+	err = f.waitEdit(ctx, k, e)
 	var ae *APIError
 	if errors.As(err, &ae) && ae.Code == 400 {
 		f.b.log.Info("the board message is gone; sending a new one", "chat", chat, "game", m.Game.ID(), "err", err)
@@ -538,31 +531,31 @@ func (f *front) Edit(ctx context.Context, at adapters.Place, m adapters.Message)
 // larger than the keyboard.
 func (f *front) editInline(ctx context.Context, id string, m adapters.Message) error {
 	c := render.Compose(*m.Game, m.Lang, render.TelegramLayout, m.WindowIn(render.TelegramLayout))
-	e := tgbotapi.EditMessageTextConfig{BaseEdit: tgbotapi.BaseEdit{InlineMessageID: id, ReplyMarkup: inlineKeyboard(c.Keyboard)}, Text: c.Text}
 	k := messageKey{chat: inlineKey(id), inline: id}
+	e := editText(k, c.Text, markup{kb: inlineKeyboard(c.Keyboard)})
 	if !f.wait {
-		f.queue(k, "editMessageText", e)
+		f.queue(k, e)
 		return nil
 	}
-	return f.b.logged("editing an inline board", f.waitEdit(ctx, k, "editMessageText", e))
+	return f.b.logged("editing an inline board", f.waitEdit(ctx, k, e))
 }
 
 // queue queues an edit in the outbox, its outcome kept in f.edits.
-func (f *front) queue(k messageKey, method string, c tgbotapi.Chattable) {
+func (f *front) queue(k messageKey, e edit) {
 	done := make(chan error, 1)
 	f.mu.Lock()
 	f.edits = append(f.edits, done)
 	f.mu.Unlock()
-	f.b.outbox.put(k, method, c, done)
+	f.b.outbox.put(k, e, done)
 }
 
 // waitEdit queues an edit and waits for its outcome, or for ctx; the
 // wait for the edit's turn under flood control runs through f.lend, so
 // that it holds up no other chat.
-func (f *front) waitEdit(ctx context.Context, k messageKey, method string, c tgbotapi.Chattable) error {
+func (f *front) waitEdit(ctx context.Context, k messageKey, e edit) error {
 	f.ack(ctx)
 	done := make(chan error, 1)
-	f.b.outbox.put(k, method, c, done)
+	f.b.outbox.put(k, e, done)
 	var err error
 	wait := func() {
 		select {
@@ -588,15 +581,15 @@ func (f *front) Attach(ctx context.Context, file adapters.File) error {
 	var err error
 	switch file.Kind {
 	case adapters.Picture:
-		var kb *tgbotapi.InlineKeyboardMarkup
+		var kb markup
 		if file.Buttons != nil {
-			kb = inlineKeyboard(*file.Buttons)
+			kb.kb = inlineKeyboard(*file.Buttons)
 		}
 		_, err = f.sendPhoto(ctx, f.chat, f.replyTo, file.Data, truncate(file.Caption, maxCaption), kb)
 	case adapters.Animation:
 		_, err = f.sendAnimation(ctx, f.chat, f.replyTo, file.Data, file.Caption)
 	case adapters.Record:
-		_, err = f.sendMessage(ctx, f.chat, f.replyTo, file.Caption, nil)
+		_, err = f.sendMessage(ctx, f.chat, f.replyTo, file.Caption, markup{})
 	}
 	return f.b.logged("sending a file", err)
 }
@@ -668,12 +661,6 @@ type messageKey struct {
 	inline string
 }
 
-// edit is one edit call.
-type edit struct {
-	method string
-	c      tgbotapi.Chattable
-}
-
 // outgoing is the queue of one message: the newest edit not yet sent,
 // who waits for it, and who waits for the edit being sent.
 type outgoing struct {
@@ -692,7 +679,7 @@ func newOutbox(b *Bot, ctx context.Context) *outbox {
 // outcome of the edit that carries this one's content or a newer one
 // (nil for "message is not modified"); otherwise a failure is logged.
 // done must have room for one value.
-func (o *outbox) put(k messageKey, method string, c tgbotapi.Chattable, done chan error) {
+func (o *outbox) put(k messageKey, e edit, done chan error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	m, busy := o.pending[k]
@@ -701,7 +688,7 @@ func (o *outbox) put(k messageKey, method string, c tgbotapi.Chattable, done cha
 		o.pending[k] = m
 		go o.send(k, m)
 	}
-	m.next = &edit{method, c}
+	m.next = &e
 	m.waiting = append(m.waiting, done)
 }
 
@@ -721,8 +708,7 @@ func (o *outbox) send(k messageKey, m *outgoing) {
 			}
 			e := last
 			o.mu.Unlock()
-			_, err := o.b.api.Request(e.c)
-			return err
+			return o.b.make(*e)
 		}
 		o.mu.Lock()
 		method := m.next.method

@@ -129,7 +129,6 @@ func (b *Bot) onMenu(ctx context.Context, f *front, q *tgbotapi.CallbackQuery, r
 
 // editMenu edits the tapped menu message to show text and kb.
 func (f *front) editMenu(ctx context.Context, text string, kb *tgbotapi.InlineKeyboardMarkup) {
-	e := tgbotapi.NewEditMessageText(f.chat, f.tapped.MessageID, text)
-	e.ReplyMarkup = kb
-	f.queue(messageKey{chat: f.chat, id: f.tapped.MessageID}, "editMessageText", e)
+	k := messageKey{chat: f.chat, id: f.tapped.MessageID}
+	f.queue(k, editText(k, text, markup{kb: kb}))
 }

@@ -204,8 +204,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			}
 		}
 		var botName string
-		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim, func(v session.View) string {
-			return telegramWebButton(cfg, botName, v, webLink)
+		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim, func(v session.View) telegram.WebButton {
+			return telegramWebButton(cfg, botName, v, wb)
 		})
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boardbot/boardbot/adapters/telegram"
@@ -45,7 +46,7 @@ type TelegramConfig struct {
 // bot playing the games of svc, counting its updates and API errors in m.
 // It sets the bot's entry of onExpire, so that games the sweeper ends show
 // it on their board messages.
-func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time, webBoard func(session.View) string) (*telegram.Bot, error) {
+func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time, webBoard func(session.View) telegram.WebButton) (*telegram.Bot, error) {
 	c := cfg.Telegram
 	bot, err := telegram.New(ctx, svc, telegram.Config{
 		Token:       string(c.Token),
@@ -77,19 +78,27 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 	return bot, nil
 }
 
-// telegramWebButton returns where the 🌐 button under a Telegram board
-// of v leads: in a private chat, a signed link for the chat's user; in a
-// group, the Mini App (telegram.mini_app), which proves who opens it; ""
-// for no button.
-func telegramWebButton(cfg Config, botName string, v session.View, link func(session.Platform, session.GameID, string) string) string {
+// telegramWebButton returns the 🌐 button under a Telegram board of v,
+// to the web board wb (nil: no button). In a private chat it opens the
+// board as a Mini App, which proves who opens it, when the web board is
+// served over HTTPS (Telegram's condition), and a signed link for the
+// chat's user otherwise. In a group, where Telegram takes no Mini App
+// buttons, it links to the bot's Mini App (telegram.mini_app) at the
+// game.
+func telegramWebButton(cfg Config, botName string, v session.View, wb *webBoard) telegram.WebButton {
+	if wb == nil {
+		return telegram.WebButton{}
+	}
 	chat, err := strconv.ParseInt(v.Chat(), 10, 64)
 	switch {
 	case err != nil:
-		return "" // an inline message: no one chat to link for
+		return telegram.WebButton{} // an inline message: no one chat to link for
+	case chat > 0 && strings.HasPrefix(wb.public, "https://"):
+		return telegram.WebButton{URL: wb.public + "/?game=" + url.QueryEscape(string(v.ID())), App: true}
 	case chat > 0:
-		return link(telegram.Platform, v.ID(), v.Chat())
+		return telegram.WebButton{URL: wb.link(telegram.Platform, v.ID(), v.Chat())}
 	case cfg.Telegram.MiniApp != "" && botName != "":
-		return "https://t.me/" + botName + "/" + cfg.Telegram.MiniApp + "?startapp=" + url.QueryEscape(string(v.ID()))
+		return telegram.WebButton{URL: "https://t.me/" + botName + "/" + cfg.Telegram.MiniApp + "?startapp=" + url.QueryEscape(string(v.ID()))}
 	}
-	return ""
+	return telegram.WebButton{}
 }

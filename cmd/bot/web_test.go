@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,7 +127,10 @@ func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *syn
 	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	vars["BOT_WEB_LISTEN"], vars["BOT_WEB_PUBLIC_URL"] = addr, "http://"+addr
+	vars["BOT_WEB_LISTEN"] = addr
+	if vars["BOT_WEB_PUBLIC_URL"] == "" {
+		vars["BOT_WEB_PUBLIC_URL"] = "http://" + addr
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	errOut := &syncBuffer{}
 	done := make(chan error, 1)
@@ -312,6 +316,58 @@ func TestDuelAcrossTheWebAndTheChat(t *testing.T) {
 	// Bob moves in the chat: the page shows it live.
 	fake.Tap(chat, bob, board.ID, placeButtons(board)[0])
 	webtest.WaitFor(t, page, "Bob's move from the chat", `document.querySelectorAll("#board .stone").length === 2`)
+}
+
+// TestPrivateBoardOpensAsAMiniApp serves the web board behind an HTTPS
+// address (a TLS proxy in front of the loopback listener, as in
+// production): a private chat's board then carries a web_app button,
+// which opens the board inside Telegram, and no link that a forwarded
+// message would give away. The page, opened as Telegram opens it (the
+// button's address with the launch data in the fragment), plays the
+// chat's user's game; the same address with another user's launch data
+// gives no seat.
+func TestPrivateBoardOpensAsAMiniApp(t *testing.T) {
+	fake := telegramtest.NewServer()
+	t.Cleanup(fake.Close)
+	const public = "https://board.example"
+	addr, errOut := runWithWeb(t, "telegram:\n  mini_app: board\n", map[string]string{
+		"TELEGRAM_TOKEN": telegramtest.Token, "TELEGRAM_API_ENDPOINT": fake.Endpoint(), "BOT_WEB_PUBLIC_URL": public,
+	})
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	chat, user := tgbotapi.Chat{ID: 4500, Type: "private"}, tgbotapi.User{ID: 4500, FirstName: "Pia", LanguageCode: "en"}
+	fake.SendText(chat, user, "/play 7x7 easy")
+	var board telegramtest.Message
+	if err := fake.Wait(wctx, func() bool {
+		board, _ = fake.LastBotMessage(chat.ID)
+		return board.WebApp("🌐") != ""
+	}); err != nil {
+		t.Fatalf("no 🌐 Mini App button under the board: %+v\n%s", board, errOut.String())
+	}
+	app, err := url.Parse(board.WebApp("🌐"))
+	game := app.Query().Get("game")
+	if err != nil || app.Scheme+"://"+app.Host != public || app.Path != "/" || game == "" || board.Link("🌐") != "" {
+		t.Fatalf("the 🌐 button opens %q as a Mini App and %q as a link", board.WebApp("🌐"), board.Link("🌐"))
+	}
+	initData := func(id int64) string {
+		return webtest.SignInitData(telegramtest.Token, map[string]string{
+			"auth_date": strconv.FormatInt(time.Now().Unix(), 10), "user": fmt.Sprintf(`{"id":%d,"first_name":"P","language_code":"en"}`, id),
+		})
+	}
+	// Someone else with the same address has no seat in the game.
+	body, _ := json.Marshal(map[string]string{"initData": initData(4501), "game": game})
+	if res, err := http.Post("http://"+addr+"/api/session", "application/json", bytes.NewReader(body)); err != nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("another user's sign-in to the game: %v %v", res, err)
+	}
+	page := webtest.Browser(t, 420, 800)
+	webtest.Open(t, page, "http://"+addr+app.RequestURI()+"#"+url.Values{"tgWebAppData": {initData(user.ID)}}.Encode(), 49)
+	webtest.Tap(t, page, 3, 3, 2)
+	if err := fake.Wait(wctx, func() bool {
+		m, _ := fake.Message(chat.ID, board.ID)
+		return m.Edits > 0 && m.WebApp("🌐") == app.String()
+	}); err != nil {
+		t.Fatalf("the chat's board was not edited, its Mini App button kept: %v", err)
+	}
 }
 
 // TestTerminalWebBoardTakesAnotherPortWhenBusy holds 127.0.0.1:8080 (or

@@ -203,7 +203,7 @@ func (s *Server) answerInline(p map[string]string) (any, *apiError) {
 		var markup *tgbotapi.InlineKeyboardMarkup
 		if len(r.ReplyMarkup) > 0 {
 			var err *apiError
-			if markup, err = parseMarkup(string(r.ReplyMarkup)); err != nil {
+			if markup, _, err = parseMarkup(string(r.ReplyMarkup), 0); err != nil {
 				return nil, err
 			}
 		}
@@ -233,7 +233,7 @@ func (s *Server) editInline(method, id string, p map[string]string) (any, *apiEr
 	if method == "editMessageMedia" {
 		return nil, badRequest("can't use file upload for inline messages")
 	}
-	markup, err := parseMarkup(p["reply_markup"])
+	markup, _, err := parseMarkup(p["reply_markup"], 0)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (s *Server) editInline(method, id string, p map[string]string) (any, *apiEr
 		}
 		next.Text = p["text"]
 	}
-	if next.Text == m.Text && sameMarkup(next.Markup, m.Markup) {
+	if next.Text == m.Text && sameMarkup(next, *m) {
 		return nil, badRequest("%s", "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
 	}
 	next.Edits++

@@ -9,6 +9,7 @@ import (
 	"image/gif"
 	"image/png"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -56,8 +57,12 @@ type Message struct {
 	Photo []byte
 	// Animation is the GIF of an animation message (sendAnimation).
 	Animation []byte
-	// Markup is the inline keyboard; nil when the message has none.
+	// Markup is the inline keyboard; nil when the message has none. A
+	// web_app button, which the client library's markup lacks, is in it
+	// with its text only, and its address in WebApps.
 	Markup *tgbotapi.InlineKeyboardMarkup
+	// WebApps holds the address of each web_app button, by its text.
+	WebApps map[string]string
 	// Edits counts the successful edits.
 	Edits int
 }
@@ -82,6 +87,10 @@ func (m Message) Link(text string) string {
 	}
 	return ""
 }
+
+// WebApp returns the address of the message's web_app button labelled
+// text, "" when it has none.
+func (m Message) WebApp(text string) string { return m.WebApps[text] }
 
 // Fault is a failure the Server answers a call with instead of doing it.
 type Fault struct {
@@ -512,6 +521,7 @@ func (m *Message) clone() Message {
 	c := *m
 	c.Photo = bytes.Clone(m.Photo)
 	c.Markup = cloneMarkup(m.Markup)
+	c.WebApps = maps.Clone(m.WebApps)
 	return c
 }
 
@@ -878,12 +888,12 @@ func (s *Server) perform(c Call) (any, *apiError) {
 		if p["text"] == "" {
 			return nil, badRequest("message text is empty")
 		}
-		markup, err := parseMarkup(p["reply_markup"])
+		markup, apps, err := parseMarkup(p["reply_markup"], chat)
 		if err != nil {
 			return nil, err
 		}
 		m := s.newMessageLocked(chat, true)
-		m.Text, m.Markup = p["text"], markup
+		m.Text, m.Markup, m.WebApps = p["text"], markup, apps
 		return s.apiMessage(m), nil
 	case "sendPhoto":
 		chat, err := chatID(p)
@@ -894,12 +904,12 @@ func (s *Server) perform(c Call) (any, *apiError) {
 		if err != nil {
 			return nil, err
 		}
-		markup, err := parseMarkup(p["reply_markup"])
+		markup, apps, err := parseMarkup(p["reply_markup"], chat)
 		if err != nil {
 			return nil, err
 		}
 		m := s.newMessageLocked(chat, true)
-		m.Photo, m.Caption, m.Markup = photo, p["caption"], markup
+		m.Photo, m.Caption, m.Markup, m.WebApps = photo, p["caption"], markup, apps
 		return s.apiMessage(m), nil
 	case "sendAnimation":
 		chat, err := chatID(p)
@@ -913,12 +923,12 @@ func (s *Server) perform(c Call) (any, *apiError) {
 		if utf8.RuneCountInString(p["caption"]) > MaxCaption {
 			return nil, badRequest("message caption is too long")
 		}
-		markup, err := parseMarkup(p["reply_markup"])
+		markup, apps, err := parseMarkup(p["reply_markup"], chat)
 		if err != nil {
 			return nil, err
 		}
 		m := s.newMessageLocked(chat, true)
-		m.Animation, m.Caption, m.Markup = anim, p["caption"], markup
+		m.Animation, m.Caption, m.Markup, m.WebApps = anim, p["caption"], markup, apps
 		return s.apiMessage(m), nil
 	case "editMessageText", "editMessageReplyMarkup", "editMessageMedia":
 		if id := p["inline_message_id"]; id != "" {
@@ -943,12 +953,12 @@ func (s *Server) edit(c Call) (any, *apiError) {
 	if !ok || !m.FromBot {
 		return nil, badRequest("message to edit not found")
 	}
-	markup, err := parseMarkup(p["reply_markup"])
+	markup, apps, err := parseMarkup(p["reply_markup"], chat)
 	if err != nil {
 		return nil, err
 	}
 	next := m.clone()
-	next.Markup = markup
+	next.Markup, next.WebApps = markup, apps
 	switch c.Method {
 	case "editMessageText":
 		if m.Photo != nil {
@@ -977,7 +987,7 @@ func (s *Server) edit(c Call) (any, *apiError) {
 		}
 		next.Photo, next.Caption, next.Text = photo, media.Caption, ""
 	}
-	if next.Text == m.Text && next.Caption == m.Caption && bytes.Equal(next.Photo, m.Photo) && sameMarkup(next.Markup, m.Markup) {
+	if next.Text == m.Text && next.Caption == m.Caption && bytes.Equal(next.Photo, m.Photo) && sameMarkup(next, *m) {
 		return nil, badRequest("%s", strings.TrimPrefix(NotModifiedDescription, "Bad Request: "))
 	}
 	next.Edits++
@@ -1005,53 +1015,86 @@ func chatID(p map[string]string) (int64, *apiError) {
 	return id, nil
 }
 
-// parseMarkup reads an inline keyboard and checks it the way Telegram does.
-func parseMarkup(s string) (*tgbotapi.InlineKeyboardMarkup, *apiError) {
+// parseMarkup reads an inline keyboard of a message in chat (0: an
+// inline message) and checks it the way Telegram does. It returns the
+// address of each web_app button by its text: Telegram takes them in
+// private chats only, and over HTTPS only.
+func parseMarkup(s string, chat int64) (*tgbotapi.InlineKeyboardMarkup, map[string]string, *apiError) {
 	if s == "" || s == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
-	var k tgbotapi.InlineKeyboardMarkup
+	var k struct {
+		InlineKeyboard [][]struct {
+			tgbotapi.InlineKeyboardButton
+			WebApp *struct {
+				URL string `json:"url"`
+			} `json:"web_app"`
+		} `json:"inline_keyboard"`
+	}
 	if err := json.Unmarshal([]byte(s), &k); err != nil {
-		return nil, badRequest("can't parse reply keyboard markup JSON object")
+		return nil, nil, badRequest("can't parse reply keyboard markup JSON object")
 	}
+	out := &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: make([][]tgbotapi.InlineKeyboardButton, len(k.InlineKeyboard))}
+	var apps map[string]string
 	n := 0
-	for _, row := range k.InlineKeyboard {
+	for i, row := range k.InlineKeyboard {
 		if len(row) > 8 {
-			return nil, badRequest("too many buttons in a row")
+			return nil, nil, badRequest("too many buttons in a row")
 		}
 		for _, b := range row {
 			n++
+			out.InlineKeyboard[i] = append(out.InlineKeyboard[i], b.InlineKeyboardButton)
 			if b.Text == "" {
-				return nil, badRequest("text buttons are unallowed in the inline keyboard")
+				return nil, nil, badRequest("text buttons are unallowed in the inline keyboard")
 			}
-			if b.URL != nil {
-				// A link button: Telegram takes http, https and tg links.
-				if u, err := url.Parse(*b.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") || b.CallbackData != nil {
-					return nil, badRequest("BUTTON_URL_INVALID")
+			kinds := 0
+			for _, set := range []bool{b.URL != nil, b.CallbackData != nil, b.WebApp != nil} {
+				if set {
+					kinds++
 				}
-				continue
 			}
-			if b.CallbackData == nil || len(*b.CallbackData) == 0 || len(*b.CallbackData) > 64 {
-				return nil, badRequest("BUTTON_DATA_INVALID")
+			if kinds != 1 {
+				return nil, nil, badRequest("can't parse inline keyboard button: exactly one of the optional fields must be used")
+			}
+			switch {
+			case b.WebApp != nil:
+				if chat <= 0 {
+					return nil, nil, badRequest("BUTTON_TYPE_INVALID")
+				}
+				if u, err := url.Parse(b.WebApp.URL); err != nil || u.Scheme != "https" || u.Host == "" {
+					return nil, nil, badRequest("BUTTON_URL_INVALID")
+				}
+				if apps == nil {
+					apps = map[string]string{}
+				}
+				apps[b.Text] = b.WebApp.URL
+			case b.URL != nil:
+				// A link button: Telegram takes http, https and tg links.
+				if u, err := url.Parse(*b.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") {
+					return nil, nil, badRequest("BUTTON_URL_INVALID")
+				}
+			case len(*b.CallbackData) == 0 || len(*b.CallbackData) > 64:
+				return nil, nil, badRequest("BUTTON_DATA_INVALID")
 			}
 		}
 	}
 	if n > 100 {
-		return nil, badRequest("reply markup is too long")
+		return nil, nil, badRequest("reply markup is too long")
 	}
-	return &k, nil
+	return out, apps, nil
 }
 
-func sameMarkup(a, b *tgbotapi.InlineKeyboardMarkup) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	if a != nil && len(a.InlineKeyboard) == 0 {
+// sameMarkup reports whether a and b have the same inline keyboard.
+func sameMarkup(a, b Message) bool {
+	x, _ := json.Marshal(a.Markup)
+	y, _ := json.Marshal(b.Markup)
+	if a.Markup != nil && len(a.Markup.InlineKeyboard) == 0 {
 		x = []byte("null")
 	}
-	if b != nil && len(b.InlineKeyboard) == 0 {
+	if b.Markup != nil && len(b.Markup.InlineKeyboard) == 0 {
 		y = []byte("null")
 	}
-	return bytes.Equal(x, y)
+	return bytes.Equal(x, y) && maps.Equal(a.WebApps, b.WebApps)
 }
 
 // pngFile checks that data is a PNG image.
