@@ -54,6 +54,27 @@ func TestBrowserPlaysFromALink(t *testing.T) {
 	}
 }
 
+// TestBrowserSignsInAgainAfterTheSessionRanOut opens a game's link, then
+// moves the server's clock past the session's life (a phone asleep for
+// two hours) but within the link's: a tap signs in again with the link
+// and lands, once.
+func TestBrowserSignsInAgainAfterTheSessionRanOut(t *testing.T) {
+	h := newWebHarness(t)
+	v := h.play("901", "9", "7x7 k4 easy")
+	link := h.signer.Sign(Grant{Platform: "telegram", User: "9", Game: v.ID(), Expires: h.now.Load() + 24*3600})
+	ctx := webtest.Browser(t, 800, 900)
+	webtest.Open(t, ctx, h.srv.URL+"/#t="+link, 49)
+	h.now.Add(2 * 3600)
+	webtest.Tap(t, ctx, 3, 3, 2)
+	if n := webtest.Count(t, ctx, webtest.Cell(3, 3)+" .stone.s0"); n != 1 {
+		t.Errorf("the tapped cell shows %d black stones", n)
+	}
+	g, err := h.svc.Game(context.Background(), v.ID())
+	if err != nil || len(g.Moves()) != 2 {
+		t.Errorf("stored game after the tap: %v moves, %v; want the tap and the reply", len(g.Moves()), err)
+	}
+}
+
 // TestBrowserMiniAppInChineseAndDark opens the page as Telegram opens a
 // Mini App, from the launch parameters alone (Telegram's script cannot
 // load): the user's initData, signed by the test with the bot token, and

@@ -21,7 +21,10 @@ const words = {
 
 const launch = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
-let token = launch.get("t") || "";
+const link = launch.get("t") || ""; // the link's token, if opened from one
+let token = link; // the session's token
+let renewal = 0; // the timer that renews it
+let rejoined = false; // the event stream was refused and signed in again
 let lang = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
 let locale = navigator.language || "en";
 let game = null; // the latest state
@@ -75,32 +78,68 @@ async function api(method, path, body) {
 }
 
 // signIn gets a session token: from a Mini App's initData, or by renewing
-// the link's token.
+// the one held. When that one ran out (a phone asleep past its life), the
+// link that opened the page signs in again, to the game shown.
 async function signIn() {
   const tg = window.Telegram && window.Telegram.WebApp;
   const initData = launch.get("tgWebAppData") || (tg && tg.initData) || "";
-  const gameParam = query.get("game") || "";
+  const want = (game && game.game) || query.get("game") || "";
   let ans;
   if (initData) {
-    ans = await api("POST", "/api/session", { initData, game: gameParam });
+    ans = await api("POST", "/api/session", { initData, game: want });
     const user = new URLSearchParams(initData).get("user");
     try { locale = JSON.parse(user).language_code || locale; } catch (e) { /* keep the browser's */ }
   } else if (token) {
-    ans = await api("POST", "/api/session", { token });
+    try {
+      ans = await api("POST", "/api/session", { token });
+    } catch (e) {
+      if (e.status !== 401 || !link || token === link) throw e;
+      token = link;
+      ans = await api("POST", "/api/session", { token, game: want });
+    }
   } else {
     throw Object.assign(new Error("no sign-in"), { status: 401 });
   }
   token = ans.token;
   // Renew well before it expires, for as long as the page is open.
   const ms = Math.max(10000, (ans.expires * 1000 - Date.now()) / 2);
-  setTimeout(() => signIn().then(follow).catch(() => {}), ms);
+  clearTimeout(renewal);
+  renewal = setTimeout(() => signIn().then(follow).catch(() => {}), ms);
   if (tg && tg.ready) tg.ready();
+}
+
+// call makes an API call; refused for want of a sign-in (the session ran
+// out), it signs in again and makes it once more, the same call (an
+// action keeps its nonce, so it happens once).
+async function call(method, path, body) {
+  try {
+    return await api(method, path, body);
+  } catch (e) {
+    if (e.status !== 401) throw e;
+    await signIn();
+    follow();
+    return api(method, path, body);
+  }
 }
 
 function follow() {
   if (events) events.close();
   events = new EventSource("/api/events?t=" + encodeURIComponent(token) + "&locale=" + encodeURIComponent(locale));
-  events.addEventListener("state", (e) => show(JSON.parse(e.data)));
+  events.addEventListener("state", (e) => {
+    rejoined = false;
+    show(JSON.parse(e.data));
+  });
+  // A stream refused (it does not reconnect by itself): sign in again,
+  // once until it delivers.
+  events.addEventListener("error", () => {
+    if (events.readyState !== EventSource.CLOSED) return;
+    if (rejoined) {
+      notice(say("signin"));
+      return;
+    }
+    rejoined = true;
+    signIn().then(follow).catch(() => notice(say("signin")));
+  });
 }
 
 function nonce() {
@@ -113,7 +152,7 @@ async function act(kind, extra) {
   if (!game) return;
   notice("");
   try {
-    const ans = await api("POST", "/api/act", Object.assign({ kind, moveNo: game.moves.length, nonce: nonce(), locale }, extra || {}));
+    const ans = await call("POST", "/api/act", Object.assign({ kind, moveNo: game.moves.length, nonce: nonce(), locale }, extra || {}));
     if (ans.notices && ans.notices.length) notice(ans.notices.join("\n"));
     show(ans.state);
   } catch (e) {
