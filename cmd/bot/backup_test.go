@@ -127,8 +127,12 @@ func TestOpsListensOnLoopbackAndSaysWhat(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		addrs := make(chan net.Addr, 1)
 		done := make(chan error, 1)
+		ln, err := listenOps(tt.addr)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.addr, err)
+		}
 		go func() {
-			done <- serveOps(ctx, tt.addr, http.NotFoundHandler(), tt.token, slog.New(slog.NewTextHandler(&logs, nil)), func(a net.Addr) { addrs <- a })
+			done <- serveOps(ctx, ln, http.NotFoundHandler(), tt.token, slog.New(slog.NewTextHandler(&logs, nil)), func(a net.Addr) { addrs <- a })
 		}()
 		addr := (<-addrs).(*net.TCPAddr)
 		cancel()

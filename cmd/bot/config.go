@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -188,21 +187,21 @@ const hintsEnv = "BOT_HINTS_PER_GAME"
 // loadConfig parses it apart from envOverrides, whose values are text.
 const historyKeepEnv = "BOT_HISTORY_KEEP"
 
-// loadConfig reads the YAML file at path (none when path is empty) over the
-// defaults, then applies the environment from getenv, and checks every
-// key (validate), whichever platforms are used. Unknown keys and bad
-// values are errors, so a typo does not silently fall back to a default.
-func loadConfig(path string, getenv func(string) string) (Config, error) {
+// loadConfig reads the configuration and checks every key (validate),
+// whichever platforms are used. Each key is taken from, the later winning:
+// the defaults, the YAML file at path (none when path is empty), the
+// environment from getenv, and the flags (each sets its keys on the
+// configuration). Unknown keys and bad values are errors, so a typo does
+// not silently fall back to a default.
+func loadConfig(path string, getenv func(string) string, flags ...func(*Config)) (Config, error) {
 	c := defaultConfig()
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return c, fmt.Errorf("config: %w", err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-			return c, fmt.Errorf("config: %s: %w", path, err)
+		if err := decodeYAML(path, data, &c); err != nil {
+			return c, err
 		}
 	}
 	for _, e := range envOverrides {
@@ -218,16 +217,186 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 		c.Limits.HintsPerGame = n
 	}
 	if v := getenv(historyKeepEnv); v != "" {
-		d := time.Duration(0)
-		if v != "forever" {
-			var err error
-			if d, err = time.ParseDuration(v); err != nil {
-				return c, fmt.Errorf("config: history.keep (env %s) %q: %w: want a duration such as 8760h, or forever", historyKeepEnv, v, errBadValue)
-			}
+		d, err := parseDuration("history.keep", v)
+		if err != nil {
+			return c, keyError(fmt.Sprintf("config: %s: %v", keyName("history.keep"), err))
 		}
 		c.History.Keep = d
 	}
+	for _, set := range flags {
+		set(&c)
+	}
 	return c, validate(c)
+}
+
+// keyError is a config key's value refused while reading it, from the
+// file or the environment: one line naming the key. Like the errors of
+// validate, it is errBadValue.
+type keyError string
+
+// Error returns the line.
+func (e keyError) Error() string { return string(e) }
+
+// Is reports whether target is errBadValue.
+func (e keyError) Is(target error) bool { return target == errBadValue }
+
+// foreverKeys are the duration keys that also take "forever", meaning 0.
+var foreverKeys = map[string]bool{"history.keep": true}
+
+// parseDuration parses s, the value of the duration key in the YAML file
+// or the environment: a Go duration such as 30s, or 0, or for the
+// foreverKeys "forever" (0). A bare number other than 0 is refused, since
+// its unit would be a guess.
+func parseDuration(key, s string) (time.Duration, error) {
+	example := "30s"
+	if foreverKeys[key] {
+		if s == "forever" {
+			return 0, nil
+		}
+		example = "8760h, or forever"
+	}
+	if s != "" && strings.Trim(s, "0123456789.+-") == "" {
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f == 0 {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("%s has no unit: write a duration like %s", s, example)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration like %s", s, example)
+	}
+	return d, nil
+}
+
+// durationType is the type of the config's duration keys.
+var durationType = reflect.TypeFor[time.Duration]()
+
+// decodeYAML decodes the YAML document data, read from the file named
+// file, over c: the keys it has replace their defaults. It returns one
+// line per unknown or repeated key and per value of the wrong kind (an
+// errBadValue), each naming the file, the key and its line. A duration is
+// parsed by parseDuration, as its environment variable is.
+func decodeYAML(file string, data []byte, c *Config) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return nil // empty, or comments only
+	}
+	var errs []error
+	decodeNode(file, "", doc.Content[0], reflect.ValueOf(c).Elem(), &errs)
+	return errors.Join(errs...)
+}
+
+// decodeNode decodes n, the value of key (dotted; "" for the whole
+// file), into v, adding an error to errs for each key it cannot use.
+func decodeNode(file, key string, n *yaml.Node, v reflect.Value, errs *[]error) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.ShortTag() == "!!null" {
+		return // "key:" without a value keeps the default
+	}
+	bad := func(problem string) {
+		where := file
+		if key != "" {
+			where += ": " + key
+		}
+		*errs = append(*errs, keyError(fmt.Sprintf("%s: %s (line %d)", where, problem, n.Line)))
+	}
+	switch {
+	case v.Type() == durationType:
+		if n.Kind != yaml.ScalarNode {
+			bad(yamlKind(n) + " is not a duration like 30s")
+			return
+		}
+		d, err := parseDuration(key, n.Value)
+		if err != nil {
+			bad(err.Error())
+			return
+		}
+		v.SetInt(int64(d))
+	case v.Kind() == reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			bad(yamlKind(n) + " is not a mapping of keys")
+			return
+		}
+		decodeFields(file, key, n, v, errs)
+	default:
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			bad(yamlKind(n) + " is not " + yamlWant(v.Type()))
+		}
+	}
+}
+
+// decodeFields decodes the mapping n, the value of key, into the struct
+// v: each of its keys into the field of that yaml tag.
+func decodeFields(file, key string, n *yaml.Node, v reflect.Value, errs *[]error) {
+	lines := map[string]int{} // where each key was met
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, value := n.Content[i], n.Content[i+1]
+		if k.ShortTag() == "!!merge" { // <<: *anchor, or a list of them
+			if value.Kind == yaml.SequenceNode {
+				for _, m := range value.Content {
+					decodeNode(file, key, m, v, errs)
+				}
+			} else {
+				decodeNode(file, key, value, v, errs)
+			}
+			continue
+		}
+		name := k.Value
+		if key != "" {
+			name = key + "." + k.Value
+		}
+		if line, ok := lines[k.Value]; ok {
+			*errs = append(*errs, fmt.Errorf("%s: key %q appears twice (lines %d and %d)", file, name, line, k.Line))
+			continue
+		}
+		lines[k.Value] = k.Line
+		f, ok := yamlField(v, k.Value)
+		if !ok {
+			*errs = append(*errs, fmt.Errorf("%s: unknown key %q (line %d)", file, name, k.Line))
+			continue
+		}
+		decodeNode(file, name, value, f, errs)
+	}
+}
+
+// yamlField returns the field of the struct v whose yaml tag is name.
+func yamlField(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); tag == name {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// yamlKind describes the value n in an error: quoted when a scalar.
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return strconv.Quote(n.Value)
+}
+
+// yamlWant says what a key of type t wants, in an error.
+func yamlWant(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list"
+	}
+	return "text"
 }
 
 // splitList splits a comma-separated list, dropping empty items.

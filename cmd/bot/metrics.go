@@ -170,18 +170,20 @@ func opsHandler(m *metrics, store kv.Store, file *boltstore.Store, backup backup
 	return mux
 }
 
-// serveOps serves opsHandler on addr until ctx is done, then shuts the
-// server down. An address without a host (":9090") listens on loopback
-// only; "0.0.0.0:9090" must be written to listen on every interface. It
+// listenOps binds addr for the ops endpoints. An address without a host
+// (":9090") listens on loopback only; "0.0.0.0:9090" must be written to
+// listen on every interface.
+func listenOps(addr string) (net.Listener, error) {
+	return net.Listen("tcp", opsAddr(addr))
+}
+
+// serveOps serves h, opsHandler or what stands for it while starting, on
+// ln (see listenOps) until ctx is done, then shuts the server down. It
 // logs which endpoints are served where (backup tells whether /backup is
 // on) and warns when they can be reached from beyond this machine. It
 // returns when the server has stopped; ready, when not nil, receives the
 // address listened on.
-func serveOps(ctx context.Context, addr string, h http.Handler, backup bool, log *slog.Logger, ready func(net.Addr)) error {
-	ln, err := net.Listen("tcp", opsAddr(addr))
-	if err != nil {
-		return fmt.Errorf("metrics: listen: %w", err)
-	}
+func serveOps(ctx context.Context, ln net.Listener, h http.Handler, backup bool, log *slog.Logger, ready func(net.Addr)) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 	if backup {
 		log.Info("serving /metrics, /healthz and /backup (bearer token)", "addr", ln.Addr().String())

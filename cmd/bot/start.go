@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -27,6 +28,80 @@ var startHooks struct {
 	// retryAfter replaces time.After for the waits between attempts to
 	// reach the store.
 	retryAfter func(time.Duration) <-chan time.Time
+}
+
+// listeners are the addresses the bot serves on, bound before anything
+// starts.
+type listeners struct {
+	// ops serves /metrics, /healthz and /backup; nil without
+	// metrics.listen.
+	ops net.Listener
+	// web serves the web board; nil when there is none.
+	web net.Listener
+}
+
+// close closes the listeners; closing one already served and shut down
+// does no harm.
+func (l *listeners) close() {
+	for _, ln := range []net.Listener{l.ops, l.web} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
+}
+
+// bindListeners binds the ops endpoints' address (metrics.listen) and the
+// web board's (see listenWeb; terminal tells whether the terminal game
+// runs), and tries the addresses the platforms used bind when they start
+// (telegram.webhook.listen, discord.interactions.listen), so that an
+// address taken or unusable stops the bot before anything starts, with
+// an error naming its key.
+func bindListeners(cfg Config, terminal bool) (_ *listeners, err error) {
+	l := &listeners{}
+	defer func() {
+		if err != nil {
+			l.close()
+		}
+	}()
+	if a := cfg.Metrics.Listen; a != "" {
+		if l.ops, err = listenOps(a); err != nil {
+			return nil, listenError("metrics.listen", err)
+		}
+	}
+	if l.web, err = listenWeb(cfg.Web, terminal); err != nil {
+		return nil, listenError("web.listen", err)
+	}
+	if cfg.Telegram.Token != "" && cfg.Telegram.Mode == "webhook" {
+		if err = tryListen(cfg.Telegram.Webhook.Listen); err != nil {
+			return nil, listenError("telegram.webhook.listen", err)
+		}
+	}
+	if in := cfg.Discord.Interactions; cfg.Discord.Token != "" && in.PublicKey != "" {
+		if err = tryListen(in.Listen); err != nil {
+			return nil, listenError("discord.interactions.listen", err)
+		}
+	}
+	return l, nil
+}
+
+// tryListen binds addr and lets it go at once: whether the platform that
+// binds it itself can.
+func tryListen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return ln.Close()
+}
+
+// listenError is the error of binding the address of key: one line that
+// names the key and, once, the address.
+func listenError(key string, err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		err = op // without a wrapper that names the address again
+	}
+	return fmt.Errorf("%s: %w", keyName(key), err)
 }
 
 // Waits between attempts to reach an etcd cluster that does not answer:

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 
@@ -35,6 +36,11 @@ func openConfigured(cfg *Config) (*openedStore, error) {
 	db, err := boltstore.Open(cfg.Database.Path, nil)
 	if errors.Is(err, boltstore.ErrLocked) {
 		return nil, fmt.Errorf("%s is in use by another running bot; stop it or use -db for another file", cfg.Database.Path)
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		// The file system's error names the file: say it once.
+		return nil, fmt.Errorf("%s: %w", keyName("database.path"), pathErr)
 	}
 	if err != nil {
 		return nil, err

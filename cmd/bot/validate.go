@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,15 @@ func envOf(key string) string {
 	return ""
 }
 
+// keyName returns key, followed by the environment variable that
+// overrides it when there is one, as errors name it.
+func keyName(key string) string {
+	if env := envOf(key); env != "" {
+		return key + " (env " + env + ")"
+	}
+	return key
+}
+
 // validate checks every key of c, whether or not its platform is used,
 // and returns one error per bad key, joined (nil when all are good). Each
 // names the key, the environment variable that overrides it, the value
@@ -57,10 +67,7 @@ func envOf(key string) string {
 func validate(c Config) error {
 	var errs []error
 	bad := func(key string, value any, want string) {
-		name := key
-		if env := envOf(key); env != "" {
-			name += " (env " + env + ")"
-		}
+		name := keyName(key)
 		shown := fmt.Sprintf("%q", fmt.Sprint(value))
 		switch v := value.(type) {
 		case Secret:
@@ -137,15 +144,15 @@ func validate(c Config) error {
 	if k := c.History.Keep; k != 0 && k < minHistoryKeep {
 		bad("history.keep", k, "0 (forever, the default) or at least "+minHistoryKeep.String()+", such as 8760h")
 	}
-	if l := c.Metrics.Listen; l != "" && !hostPort(l) {
-		bad("metrics.listen", l, "host:port or :port, or empty for none")
+	if l := c.Metrics.Listen; l != "" && !listenAddr(l) {
+		bad("metrics.listen", l, "host:port or :port"+portRange+", or empty for none")
 	}
 	if n := len(c.Metrics.BackupToken); n > 0 && n < minBackupToken {
 		bad("metrics.backup_token", c.Metrics.BackupToken, fmt.Sprintf("at least %d characters, or empty to turn /backup off", minBackupToken))
 	}
 	nonNegativeDuration("shutdown_timeout", c.ShutdownTimeout)
-	if l := c.Web.Listen; l != "" && !hostPort(l) {
-		bad("web.listen", l, "host:port or :port, or empty to serve the web board for the terminal only")
+	if l := c.Web.Listen; l != "" && !listenAddr(l) {
+		bad("web.listen", l, "host:port or :port"+portRange+", or empty to serve the web board for the terminal only")
 	}
 	if u := c.Web.PublicURL; u != "" && (!webURL(u) || strings.ContainsAny(u, "?#")) {
 		bad("web.public_url", u, "the http(s)://host[/path] users reach the web board at")
@@ -177,8 +184,8 @@ func validate(c Config) error {
 	if u := tg.Webhook.URL; (webhook || u != "") && !webURL(u) {
 		bad("telegram.webhook.url", u, "the public https://host/path Telegram posts to")
 	}
-	if l := tg.Webhook.Listen; (webhook || l != "") && !hostPort(l) {
-		bad("telegram.webhook.listen", l, "host:port or :port")
+	if l := tg.Webhook.Listen; (webhook || l != "") && !listenAddr(l) {
+		bad("telegram.webhook.listen", l, "host:port or :port"+portRange)
 	}
 	if s := tg.Webhook.Secret; (webhook || s != "") && !webhookSecretPattern.MatchString(string(s)) {
 		bad("telegram.webhook.secret", s, "1-256 characters of A-Z, a-z, 0-9, _ and -")
@@ -205,14 +212,14 @@ func validate(c Config) error {
 		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
 			bad("discord.interactions.public_key", k, "the application's public key: 64 hex digits from the developer portal")
 		}
-		if !hostPort(in.Listen) {
-			bad("discord.interactions.listen", in.Listen, "host:port or :port of the Interactions Endpoint URL")
+		if !listenAddr(in.Listen) {
+			bad("discord.interactions.listen", in.Listen, "host:port or :port"+portRange+" of the Interactions Endpoint URL")
 		}
 		if dc.AppID == "" {
 			bad("discord.app_id", dc.AppID, "the application id, which the interactions endpoint needs (no gateway tells it)")
 		}
-	} else if in.Listen != "" && !hostPort(in.Listen) {
-		bad("discord.interactions.listen", in.Listen, "host:port or :port, or empty")
+	} else if in.Listen != "" && !listenAddr(in.Listen) {
+		bad("discord.interactions.listen", in.Listen, "host:port or :port"+portRange+", or empty")
 	}
 	if !strings.HasPrefix(in.Path, "/") {
 		bad("discord.interactions.path", in.Path, "a path starting with /")
@@ -225,7 +232,8 @@ func etcdEndpoint(s string) bool {
 	if strings.Contains(s, "://") {
 		return webURL(s)
 	}
-	return hostPort(s) && !strings.HasPrefix(s, ":")
+	port, ok := hostPort(s)
+	return ok && port > 0 && !strings.HasPrefix(s, ":")
 }
 
 // knownLocale reports whether the terminal's locale names a language of
@@ -240,12 +248,27 @@ func knownLocale(s string) bool {
 	return false
 }
 
-// hostPort reports whether s is a listen address such as ":9090" or
-// "127.0.0.1:9090".
-func hostPort(s string) bool {
-	_, port, err := net.SplitHostPort(s)
-	return err == nil && port != ""
+// hostPort returns the port of s, an address such as ":9090" or
+// "127.0.0.1:9090", and whether s is one: a host name or IP address
+// (or nothing) and a port number up to 65535.
+func hostPort(s string) (port int, ok bool) {
+	host, p, err := net.SplitHostPort(s)
+	if err != nil || p == "" || strings.Trim(p, "0123456789") != "" || strings.ContainsAny(host, "/@?#") || hasSpace(host) {
+		return 0, false
+	}
+	port, err = strconv.Atoi(p)
+	return port, err == nil && port <= 65535
 }
+
+// listenAddr reports whether s is an address to listen on: see hostPort.
+// Port 0 asks for any free port, which the log then names.
+func listenAddr(s string) bool {
+	_, ok := hostPort(s)
+	return ok
+}
+
+// portRange is how errors of listen addresses say which ports they take.
+const portRange = " with a port from 1 to 65535 (0: any free one)"
 
 // webURL reports whether s is an absolute http or https URL with a host.
 func webURL(s string) bool {
