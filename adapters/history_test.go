@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -71,8 +72,8 @@ func TestHistoryListsAndReplays(t *testing.T) {
 	if got := read(d.Tap(ctx, private, data)); got.Replay == nil || got.Replay.ID() != elsewhere.ID() {
 		t.Fatalf("▶️: %+v", got)
 	}
-	if got := read(d.Tap(ctx, private, data)); got.Replay != nil || got.Notice != "" {
-		t.Fatalf("doubled ▶️: %+v", got)
+	if got := read(d.Tap(ctx, private, data)); got.Replay != nil || got.Notice != render.T(render.English, render.MsgSentRecently) {
+		t.Fatalf("doubled ▶️: %+v; want no replay and a notice saying it went", got)
 	}
 	c.Advance(session.SendGap)
 	if got := read(d.Tap(ctx, private, data)); got.Replay == nil {
@@ -113,12 +114,44 @@ func TestStatsChart(t *testing.T) {
 	if r.Chart == nil || !bytes.HasPrefix(r.Chart.Data, []byte("\x89PNG")) || !strings.Contains(r.Chart.Caption, "No rated duel yet") || !strings.Contains(r.Text, "easy") {
 		t.Fatalf("/stats: %+v", r)
 	}
+	if r.Chart.Name != "chart-id-alice.png" {
+		t.Errorf("/stats sends the chart as %q, want chart-id-alice.png", r.Chart.Name)
+	}
 	data := EncodeAction(r.Chart.Buttons.Rows[0][0].Action)
 	bob := req("bob")
-	if got := read(d.Tap(ctx, bob, data)); got.Chart == nil || got.Chart.Caption != render.ChartCaption(render.English, nil, nil) {
+	finishGame(t, d, bob, "/play hard second")
+	if got := read(d.Tap(ctx, bob, data)); got.Chart == nil || got.Chart.Name != "chart-id-bob.png" {
 		t.Fatalf("bob's 📈: %+v", got)
 	}
 	if got := read(d.Tap(ctx, bob, data)); got.Chart != nil {
 		t.Fatalf("a doubled 📈 sent a chart again")
+	}
+}
+
+// TestStatsChartLeavesOutWhatHasNoData checks the charts of players with
+// little to draw: games against the AI alone draw no rating panel, and
+// no game at all no chart, from /stats or 📈.
+func TestStatsChartLeavesOutWhatHasNoData(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	alice := req("alice")
+	finishGame(t, d, alice, "/play easy second")
+	r := read(d.Text(ctx, alice, "/stats"))
+	if r.Chart == nil {
+		t.Fatalf("/stats after a game against the AI: %+v", r)
+	}
+	img, err := png.Decode(bytes.NewReader(r.Chart.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, panel := img.Bounds().Dy(), render.ChartSize(1, 1).Y; got >= panel {
+		t.Errorf("the chart of one bar and no rated duel is %d pixels high, as high as one with ratings (%d): it has a rating panel", got, panel)
+	}
+	bob := req("bob")
+	if r := read(d.Text(ctx, bob, "/stats")); r.Chart != nil || r.Text != "bob — duel rating 1200, duels played: 0\nNo finished games yet." {
+		t.Errorf("/stats without a game: %q with a chart %v", r.Text, r.Chart != nil)
+	}
+	got := read(d.Tap(ctx, bob, EncodeAction(render.Action{Kind: render.StatsChart})))
+	if got.Chart != nil || !strings.Contains(got.Notice, "Nothing to draw yet") {
+		t.Errorf("📈 without a game: %+v", got)
 	}
 }

@@ -27,8 +27,9 @@ func (b *builder) history() Decision {
 
 // send answers ▶️ and 📋: the replay or the record of a finished game,
 // to anyone in the game's chat or to one of its players anywhere (from
-// /history in a private chat). It changes nothing, and a doubled tap or
-// a redelivered update sends it once (session.Turn.ClaimSend).
+// /history in a private chat). It changes nothing; a redelivered update
+// sends it once, and a doubled tap is told it went a moment ago
+// (session.Turn.ClaimSend).
 func (b *builder) send(a render.Action) Decision {
 	v, err := b.t.Game(a.Game)
 	if err == nil && (v.Platform() != b.d.platform || (v.Chat() != b.req.Chat && v.SideOf(b.req.User.ID) == 0)) {
@@ -55,15 +56,16 @@ func (b *builder) send(a render.Action) Decision {
 	case a.Kind == render.ExportGame:
 		return b.attach(File{Kind: Record, Caption: render.Export(v, b.lang)})
 	}
-	gif, err := render.Replay(v)
+	gif, err := render.Replay(v, b.lang)
 	if err != nil {
 		return b.refuse(session.View{}, fmt.Errorf("adapters: replay of game %s: %w", v.ID(), err), false)
 	}
-	return b.attach(File{Kind: Animation, Name: "replay-" + string(v.ID()) + ".gif", Data: gif, Caption: render.ReplayCaption(v, b.lang)})
+	return b.attach(File{Kind: Animation, Name: fileName("replay", string(v.ID()), ".gif"), Data: gif, Caption: render.ReplayCaption(v, b.lang)})
 }
 
 // stats answers /stats: the user's rating and results by game family and
-// opponent, with the progress chart above them.
+// opponent, with the progress chart above them when it has something to
+// draw.
 func (b *builder) stats() Decision {
 	lang := b.lang
 	st, err := b.t.Stats(b.req.User.ID)
@@ -94,24 +96,48 @@ func (b *builder) stats() Decision {
 	if len(lines) == 1 {
 		lines = append(lines, render.T(lang, render.MsgStatsNone))
 	}
-	b.chart(st)
+	if bars := render.ChartBars(st); len(st.Ratings) > 0 || len(bars) > 0 {
+		b.chart(st, bars)
+	}
 	return b.say(strings.Join(lines, "\n"), nil)
 }
 
-// chart adds the progress chart of stats st.
-func (b *builder) chart(st session.Stats) Decision {
-	bars := render.ChartBars(st)
-	png, err := render.Chart(st.Ratings, bars)
+// chart adds the user's progress chart: their stats st, with the bars
+// of render.ChartBars(st).
+func (b *builder) chart(st session.Stats, bars []render.ChartBar) Decision {
+	png, err := render.Chart(b.lang, st.Ratings, bars)
 	if err != nil {
 		b.d.log.Warn("drawing a chart", "platform", b.d.platform, "err", err)
 		return b.done()
 	}
 	kb := render.ChartKeyboard(b.lang)
-	return b.attach(File{Kind: Picture, Name: "chart.png", Data: png, Caption: render.ChartCaption(b.lang, st.Ratings, bars), Buttons: &kb})
+	return b.attach(File{Kind: Picture, Name: fileName("chart", b.req.User.ID, ".png"), Data: png, Caption: render.ChartCaption(b.lang, st.Ratings, bars), Buttons: &kb})
 }
 
-// chartAgain answers 📈: the tapper's own chart, once for a doubled tap.
+// fileName returns the name of a file sent: kind, a dash, id and ext,
+// with every letter of id but ASCII letters, digits, "-", "_" and "."
+// as "_", so that the name is one a file system takes.
+func fileName(kind, id, ext string) string {
+	safe := []rune(id)
+	for i, r := range safe {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			safe[i] = '_'
+		}
+	}
+	return kind + "-" + string(safe) + ext
+}
+
+// chartAgain answers 📈: the tapper's own chart, once for a doubled tap,
+// or a notice when it has nothing to draw.
 func (b *builder) chartAgain() Decision {
+	st, err := b.t.Stats(b.req.User.ID)
+	if err != nil {
+		return b.refuse(session.View{}, err, false)
+	}
+	bars := render.ChartBars(st)
+	if len(st.Ratings) == 0 && len(bars) == 0 {
+		return b.notice(render.T(b.lang, render.MsgChartEmpty))
+	}
 	ok, err := b.t.ClaimSend("", "chart")
 	if err != nil {
 		return b.refuse(session.View{}, err, false)
@@ -119,11 +145,7 @@ func (b *builder) chartAgain() Decision {
 	if !ok {
 		return b.done()
 	}
-	st, err := b.t.Stats(b.req.User.ID)
-	if err != nil {
-		return b.refuse(session.View{}, err, false)
-	}
-	return b.chart(st)
+	return b.chart(st, bars)
 }
 
 // topSize is how many players /top lists.

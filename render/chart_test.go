@@ -2,9 +2,12 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/png"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,7 +36,7 @@ func chartBars() []ChartBar {
 				continue
 			}
 			i++
-			bars = append(bars, ChartBar{Label: ChartBarLabel(f, lv), Wins: 12 - i, Draws: i % 3, Losses: i * 2})
+			bars = append(bars, ChartBar{Family: f, Level: lv, Wins: 12 - i, Draws: i % 3, Losses: i * 2})
 		}
 	}
 	return bars[:7]
@@ -47,14 +50,16 @@ const maxChart = 100 << 10
 func TestChartGolden(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
+		l       Lang
 		ratings []float64
 		bars    []ChartBar
 	}{
-		{"empty", nil, nil},
-		{"one", []float64{1216}, []ChartBar{{Label: ChartBarLabel(engine.FamilyGomoku, engine.Hard), Losses: 1}}},
-		{"200", chartRatings(200), chartBars()},
+		{"one", English, []float64{1216}, []ChartBar{{Family: engine.FamilyGomoku, Level: engine.Hard, Losses: 1}}},
+		{"bars", English, nil, chartBars()[:3]},
+		{"200", English, chartRatings(200), chartBars()},
+		{"200_zh", Chinese, chartRatings(200), chartBars()},
 	} {
-		data, err := Chart(tt.ratings, tt.bars)
+		data, err := Chart(tt.l, tt.ratings, tt.bars)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,24 +70,89 @@ func TestChartGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: not a PNG: %v", tt.name, err)
 		}
-		if got, want := img.Bounds(), (image.Rectangle{Max: ChartSize(len(tt.bars))}); got != want {
+		if got, want := img.Bounds(), (image.Rectangle{Max: ChartSize(len(tt.ratings), len(tt.bars))}); got != want {
 			t.Errorf("%s: size %v, want %v", tt.name, got, want)
 		}
 		goldenPNG(t, "chart_"+tt.name, img)
 	}
 }
 
-func TestChartLabelIsASCII(t *testing.T) {
-	for in, want := range map[string]string{
-		"gomoku hard":           "gomoku hard",
-		"五子棋 hard":              "??? hard",
-		"a very long label xyz": "a very long labe",
-		"tab\there":             "tab?here",
-	} {
-		if got := chartLabel(in); got != want {
-			t.Errorf("chartLabel(%q) = %q, want %q", in, got, want)
+// TestChartLeavesOutWhatHasNoData checks that a chart has a rating panel
+// only with ratings, and that nothing draws no chart.
+func TestChartLeavesOutWhatHasNoData(t *testing.T) {
+	bars := chartBars()[:2]
+	full, _, err := drawChart(English, chartRatings(3), bars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, texts, err := drawChart(English, nil, bars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, most := bare.Bounds().Dy(), full.Bounds().Dy()-chartPlotH; got > most {
+		t.Errorf("the chart without ratings is %d pixels high, want at most %d: no rating panel", got, most)
+	}
+	for _, s := range texts {
+		if _, err := strconv.Atoi(s); err == nil {
+			t.Errorf("the chart without ratings writes %q, a rating or a game number: texts %q", s, texts)
 		}
 	}
+	if data, err := Chart(English, nil, nil); !errors.Is(err, ErrEmptyChart) {
+		t.Errorf("Chart of nothing: %d bytes, error %v; want ErrEmptyChart", len(data), err)
+	}
+}
+
+// TestChartSpeaksTheUsersLanguage checks the chart's texts: the words of
+// /stats in the user's language, in a font that has their letters.
+func TestChartSpeaksTheUsersLanguage(t *testing.T) {
+	bars := []ChartBar{
+		{Family: engine.FamilyNxN, Level: engine.Medium, Wins: 1, Draws: 3, Losses: 2},
+		{Family: engine.FamilyTicTacToe, Level: engine.Easy, Wins: 4},
+	}
+	for l, want := range map[Lang][]string{
+		English: {"Duel rating", "Other boards vs AI (medium): 1 won, 2 lost, 3 drawn", "Tic-tac-toe vs AI (easy): 4 won, 0 lost, 0 drawn"},
+		Chinese: {"对战积分", "其他棋盘 对 AI（中等）：胜 1，负 2，平 3", "井字棋 对 AI（简单）：胜 4，负 0，平 0"},
+	} {
+		_, texts, err := drawChart(l, []float64{1216, 1230}, bars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !slices.Contains(texts, w) {
+				t.Errorf("%s chart lacks %q: %q", l, w, texts)
+			}
+		}
+		for _, s := range texts {
+			if !canDraw(s) {
+				t.Errorf("%s chart writes %q, with letters the font lacks", l, s)
+			}
+		}
+	}
+}
+
+// TestChartBarsGoWonLostDrawn checks that the bars' colours come in the
+// order of the texts: won (blue), lost (red), drawn (yellow).
+func TestChartBarsGoWonLostDrawn(t *testing.T) {
+	img, _, err := drawChart(English, nil, []ChartBar{{Family: engine.FamilyGomoku, Level: engine.Easy, Wins: 1, Draws: 1, Losses: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		var order []uint8
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if c := img.ColorIndexAt(x, y); (c == cBlue || c == cRed || c == cYellow) && !slices.Contains(order, c) {
+				order = append(order, c)
+			}
+		}
+		if len(order) == 3 {
+			if want := []uint8{cBlue, cRed, cYellow}; !slices.Equal(order, want) {
+				t.Errorf("row %d: colours %v, want %v (won, lost, drawn)", y, order, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no row has the three colours of a bar")
 }
 
 func TestChartCaption(t *testing.T) {
@@ -93,9 +163,9 @@ func TestChartCaption(t *testing.T) {
 		want    []string
 	}{
 		{English, nil, nil, []string{"No rated duel yet"}},
-		{English, []float64{1216, 1240.4, 1230}, chartBars(), []string{"1230 now, 1240 at best. Rated duels: 3.", "blue wins"}},
-		{Chinese, nil, chartBars(), []string{"还没有计分对战", "蓝色为胜"}},
-		{Chinese, []float64{1184}, nil, []string{"当前 1184，最高 1184。计分对战：1 局。"}},
+		{English, []float64{1216, 1240.4, 1230}, chartBars(), []string{"1230 now, 1240 at best. Rated duels: 3.", "blue for won, red for lost, yellow for drawn"}},
+		{Chinese, nil, chartBars(), []string{"还没有计分对战", "蓝色为胜，红色为负，黄色为平"}},
+		{Chinese, []float64{1184}, nil, []string{"当前 1184，最高 1200。计分对战：1 局。"}},
 	} {
 		got := ChartCaption(tt.l, tt.ratings, tt.bars)
 		for _, w := range tt.want {
@@ -115,7 +185,7 @@ func BenchmarkChart(b *testing.B) {
 	ratings, bars := chartRatings(200), chartBars()
 	var n int
 	for b.Loop() {
-		data, err := Chart(ratings, bars)
+		data, err := Chart(English, ratings, bars)
 		if err != nil {
 			b.Fatal(err)
 		}

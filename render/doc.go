@@ -10,8 +10,10 @@
 //
 // An adapter shows Text, maps the Keyboard's rows onto its buttons (the
 // callback data of each comes from its Action), and also sends Picture
-// when the keyboard is Partial. Pictures carry no words but ASCII labels
-// (the font has no Chinese): ReplayCaption and ChartCaption give the text
-// to send with them. Everything here is a pure function of its
+// when the keyboard is Partial. The board picture's labels are letters
+// and digits; the words in the chart and in the replay's last frame are
+// in the user's language, with the Chinese letters of this package's
+// messages only (fonts/cjk.otf). ReplayCaption and ChartCaption give the
+// text to send with them. Everything here is a pure function of its
 // arguments and safe for concurrent use.
 package render

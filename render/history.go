@@ -131,7 +131,7 @@ func ChartBars(s session.Stats) []ChartBar {
 			if o == session.VsPeople || t.Games() == 0 {
 				continue
 			}
-			bars = append(bars, ChartBar{Label: ChartBarLabel(f, o.Level()), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses})
+			bars = append(bars, ChartBar{Family: f, Level: o.Level(), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses})
 		}
 	}
 	return bars

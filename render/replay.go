@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/gif"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/boardbot/boardbot/engine"
@@ -16,8 +17,10 @@ import (
 
 // The replay is an animated GIF of the pictures of the board (Picture),
 // one frame for the empty board and one after each move, with the move's
-// number and cell written under the board. The last frame also shows the
-// winning line, as Picture does, and stays for replayFinalDelay.
+// number and cell written under the board; the last move's frame also
+// shows the winning line, as Picture does. A last frame writes the result
+// under the final board instead, in the user's language, and stays for
+// replayFinalDelay.
 //
 // Every frame after the first holds only the rectangle that changed since
 // the one before, with the pixels that did not change transparent, so
@@ -25,7 +28,7 @@ import (
 // rectangle is redrawn, so that it takes a fraction of a second.
 
 // The delays of the frames of a replay, in hundredths of a second: the
-// empty board, each move, and the final position. The moves of a long
+// empty board, each move, and the result. The moves of a long
 // game go faster, so that the whole game lasts about replayMovesTime.
 const (
 	replayFirstDelay = 80
@@ -60,13 +63,13 @@ func replayDelay(n int) int {
 
 // Replay returns an animated GIF of the game v: the empty board, then the
 // board after each move with the last move marked and its number and cell
-// written under the board ("37 h8"), the last frame with the winning line
-// held a few seconds. It has len(v.Moves())+1 frames, each the size of
-// PictureSize(v.Rules()) or a part of it, looping forever. The text in
-// the picture is digits and cell names only, the same in every language:
-// ReplayCaption gives the words to send with it. Replay returns
+// written under the board ("37 h8"), the last move with the winning line,
+// and last the final board with the result under it in language l
+// (replayResult), held a few seconds. It has len(v.Moves())+2 frames,
+// each the size of PictureSize(v.Rules()) or a part of it, looping
+// forever. ReplayCaption gives the words to send with it. Replay returns
 // ErrNoMoves for a game without moves.
-func Replay(v session.View) ([]byte, error) {
+func Replay(v session.View, l Lang) ([]byte, error) {
 	r := v.Rules()
 	moves := v.Moves()
 	if len(moves) == 0 {
@@ -94,25 +97,36 @@ func Replay(v session.View) ([]byte, error) {
 		Config:   image.Config{ColorModel: gifPalette(), Width: size.X, Height: size.Y},
 	}
 	prev := make([]uint8, len(cur.Pix))
+	var s scene
 	for i, m := range moves {
 		if err := b.Play(m); err != nil {
 			return nil, fmt.Errorf("render: replay move %d: %w", i+1, err)
 		}
-		s := scene{board: b, marked: []engine.Point{m}, last: m, hasLast: true, caption: strconv.Itoa(i+1) + " " + FormatCoord(m, r)}
-		delay := replayDelay(len(moves))
+		s = scene{board: b, marked: []engine.Point{m}, last: m, hasLast: true, caption: strconv.Itoa(i+1) + " " + FormatCoord(m, r)}
 		if i == len(moves)-1 {
 			if s.line = v.WinningLine(); len(s.line) > 0 {
 				s.marked = s.line
 			}
-			delay = replayFinalDelay
 		}
 		dirty := replayDirty(r, moves[:i+1], s.line)
 		copy(prev, cur.Pix)
 		drawScene(canvas{cur.SubImage(dirty).(*image.Paletted)}, face, s)
 		anim.Image = append(anim.Image, frameDiff(cur, prev, dirty))
-		anim.Delay = append(anim.Delay, delay)
+		anim.Delay = append(anim.Delay, replayDelay(len(moves)))
 		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
 	}
+	// The result replaces the last move's caption.
+	s.caption = ""
+	dirty := image.Rect(0, size.Y-pictureCell(r), size.X, size.Y)
+	copy(prev, cur.Pix)
+	c := canvas{cur.SubImage(dirty).(*image.Paletted)}
+	drawScene(c, face, s)
+	if err := drawCaption(c, r, replayResult(v, l)); err != nil {
+		return nil, err
+	}
+	anim.Image = append(anim.Image, frameDiff(cur, prev, dirty))
+	anim.Delay = append(anim.Delay, replayFinalDelay)
+	anim.Disposal = append(anim.Disposal, gif.DisposalNone)
 	var buf bytes.Buffer
 	if err := gif.EncodeAll(&buf, anim); err != nil {
 		return nil, fmt.Errorf("render: replay: %w", err)
@@ -176,3 +190,17 @@ func ReplayCaption(v session.View, l Lang) string {
 
 // MsgReplayMoves is the last line of ReplayCaption: how many moves.
 const MsgReplayMoves Key = "replay_moves"
+
+// replayResult returns the words under the replay's last frame: the
+// game's result in language l as the board's text says it (Status), each
+// player shown by their stone and, when the picture's font has its
+// letters, their name.
+func replayResult(v session.View, l Lang) string {
+	s := Status(v, l)
+	for _, side := range []engine.Stone{engine.Black, engine.White} {
+		if label := seatLabel(v, side, l); !canDraw(label) {
+			s = strings.ReplaceAll(s, label, Stone(v.Rules(), side))
+		}
+	}
+	return s
+}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session"
@@ -54,8 +55,19 @@ func replayFrames(t testing.TB, data []byte) ([]*image.Paletted, []int) {
 }
 
 // wholeScene draws the whole picture of the board after the first k of
-// moves, as the replay's frame k must show it.
+// moves, as the replay's frame k must show it; frame len(moves)+1 is the
+// result, in English.
 func wholeScene(t testing.TB, v session.View, k int) *image.Paletted {
+	t.Helper()
+	if k > len(v.Moves()) {
+		return resultScene(t, v, English)
+	}
+	return moveScene(t, v, k, true)
+}
+
+// moveScene draws the whole picture of the board after the first k of
+// moves, with the move's caption or none.
+func moveScene(t testing.TB, v session.View, k int, caption bool) *image.Paletted {
 	t.Helper()
 	r := v.Rules()
 	moves := v.Moves()
@@ -71,6 +83,9 @@ func wholeScene(t testing.TB, v session.View, k int) *image.Paletted {
 	if k == len(moves) && len(v.WinningLine()) > 0 {
 		s.line, s.marked = v.WinningLine(), v.WinningLine()
 	}
+	if !caption {
+		s.caption = ""
+	}
 	face, err := labelFace(pictureCell(r))
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +93,17 @@ func wholeScene(t testing.TB, v session.View, k int) *image.Paletted {
 	defer face.Close()
 	img := image.NewPaletted(image.Rectangle{Max: PictureSize(r)}, gifPalette())
 	drawScene(canvas{img}, face, s)
+	return img
+}
+
+// resultScene draws the whole picture of the replay's last frame: the
+// final board with replayResult(v, l) under it.
+func resultScene(t testing.TB, v session.View, l Lang) *image.Paletted {
+	t.Helper()
+	img := moveScene(t, v, len(v.Moves()), false)
+	if err := drawCaption(canvas{img}, v.Rules(), replayResult(v, l)); err != nil {
+		t.Fatal(err)
+	}
 	return img
 }
 
@@ -103,14 +129,14 @@ func TestReplayShowsEveryMove(t *testing.T) {
 				continue // 225 frames: TestReplayOfALongGameIsSmall has long games
 			}
 			v := fixture(t, svc, st, r, state)
-			data, err := Replay(v)
+			data, err := Replay(v, English)
 			if err != nil {
 				t.Fatal(err)
 			}
 			frames, delays := replayFrames(t, data)
 			n := len(v.Moves())
-			if len(frames) != n+1 {
-				t.Fatalf("%s %s: %d frames for %d moves", name, state, len(frames), n)
+			if len(frames) != n+2 {
+				t.Fatalf("%s %s: %d frames for %d moves, want one more for the result", name, state, len(frames), n)
 			}
 			for k, f := range frames {
 				if state == drawn && k > 1 && k != n/2 && k < n-1 {
@@ -118,18 +144,18 @@ func TestReplayShowsEveryMove(t *testing.T) {
 				}
 				if want := wholeScene(t, v, k); !bytes.Equal(f.Pix, want.Pix) {
 					p, _ := firstDiff(f, want, f.Rect)
-					t.Fatalf("%s %s: frame %d differs from the board after %d moves at %v", name, state, k, k, p)
+					t.Fatalf("%s %s: frame %d differs from the board after %d moves at %v", name, state, k, min(k, n), p)
 				}
 			}
-			if delays[0] != replayFirstDelay || delays[n] != replayFinalDelay || (n > 1 && delays[1] != replayDelay(n)) {
+			if delays[0] != replayFirstDelay || delays[n] != replayDelay(n) || delays[n+1] != replayFinalDelay || (n > 1 && delays[1] != replayDelay(n)) {
 				t.Errorf("%s %s: delays %v", name, state, delays)
 			}
-			// The last frame is the game's picture, with the caption under
+			// The last frame is the game's picture, with the result under
 			// the board.
 			pic := decodePicture(t, v)
 			board := pic.Bounds()
 			board.Max.Y -= pictureCell(r)
-			if p, ok := firstDiff(frames[n], pic, board); ok {
+			if p, ok := firstDiff(frames[n+1], pic, board); ok {
 				t.Errorf("%s %s: the last frame differs from Picture at %v", name, state, p)
 			}
 		}
@@ -139,7 +165,7 @@ func TestReplayShowsEveryMove(t *testing.T) {
 func TestReplayOfNoMoves(t *testing.T) {
 	svc, st := fixtureStore(t)
 	v := storedView(t, svc, st, engine.TicTacToe(), nil, session.Running, engine.Empty)
-	if _, err := Replay(v); !errors.Is(err, ErrNoMoves) {
+	if _, err := Replay(v, English); !errors.Is(err, ErrNoMoves) {
 		t.Fatalf("err %v, want ErrNoMoves", err)
 	}
 }
@@ -152,7 +178,7 @@ func TestReplayGolden(t *testing.T) {
 	for _, name := range []string{"ttt", "7x7", "gomoku"} {
 		r, _ := engine.Preset(name)
 		v := fixture(t, svc, st, r, won)
-		data, err := Replay(v)
+		data, err := Replay(v, English)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +259,7 @@ const maxReplay19 = 1 << 20
 func TestReplayOfALongGameIsSmall(t *testing.T) {
 	t.Parallel()
 	v := longGame(t, 150)
-	data, err := Replay(v)
+	data, err := Replay(v, English)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,15 +267,105 @@ func TestReplayOfALongGameIsSmall(t *testing.T) {
 		t.Errorf("replay of 150 moves on 19×19: %d bytes, want under %d", len(data), maxReplay19)
 	}
 	frames, _ := replayFrames(t, data)
-	if len(frames) != 151 {
-		t.Fatalf("%d frames, want 151", len(frames))
+	if len(frames) != 152 {
+		t.Fatalf("%d frames, want 152", len(frames))
 	}
-	for _, k := range []int{1, 75, 150} {
+	for _, k := range []int{1, 75, 150, 151} {
 		if p, ok := firstDiff(frames[k], wholeScene(t, v, k), frames[k].Rect); ok {
 			t.Errorf("frame %d differs at %v", k, p)
 		}
 	}
 	t.Logf("replay of 150 moves on 19×19: %d bytes", len(data))
+}
+
+// seatedView stores a game of rules r between seats with the given moves
+// and status, and returns its view as the service loads it.
+func seatedView(t testing.TB, r engine.Rules, seats [2]session.Seat, moves []engine.Point, status session.Status, winner engine.Stone) session.View {
+	t.Helper()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	g := session.Game{
+		ID: session.GameID(strconv.FormatUint(fixtures.Add(1), 36)), Platform: "test", Chat: "c", Rules: r,
+		Seats: seats, Moves: moves, Status: status, Winner: winner, Version: 1, Seed: 7, Created: at, Updated: at,
+	}
+	v, err := session.ViewOf(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestReplayEndsWithTheResult checks the replay's last frame: the final
+// board with the result written under it, in the user's language, held
+// longer than the moves.
+func TestReplayEndsWithTheResult(t *testing.T) {
+	t.Parallel()
+	svc, st := fixtureStore(t)
+	r := engine.TicTacToe()
+	moves, _, _ := fixtureMoves(r, won)
+	v := storedView(t, svc, st, r, moves[:3], session.Resigned, engine.White)
+	n := len(v.Moves())
+	size, cs := PictureSize(r), pictureCell(r)
+	board, caption := image.Rect(0, 0, size.X, size.Y-cs), image.Rect(0, size.Y-cs, size.X, size.Y)
+	for _, l := range Langs {
+		data, err := Replay(v, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, delays := replayFrames(t, data)
+		if len(frames) != n+2 {
+			t.Fatalf("%s: %d frames for %d moves, want one more for the result", l, len(frames), n)
+		}
+		last := frames[n+1]
+		if _, ok := firstDiff(last, frames[n], caption); !ok {
+			t.Errorf("%s: the last frame's caption is the last move's", l)
+		}
+		if p, ok := firstDiff(last, frames[n], board); ok {
+			t.Errorf("%s: the last frame's board differs from the last move's at %v", l, p)
+		}
+		if p, ok := firstDiff(last, resultScene(t, v, l), last.Rect); ok {
+			t.Errorf("%s: the last frame differs from the board with %q at %v", l, replayResult(v, l), p)
+		}
+		for i, d := range delays[:n+1] {
+			if d >= delays[n+1] {
+				t.Errorf("%s: frame %d lasts %d, the result %d: want the result longest", l, i, d, delays[n+1])
+			}
+		}
+	}
+}
+
+func TestReplayResult(t *testing.T) {
+	svc, st := fixtureStore(t)
+	ttt := engine.TicTacToe()
+	moves, _, _ := fixtureMoves(ttt, won)
+	bob := session.User{ID: "2", Name: "bob"}
+	duel := [2]session.Seat{{User: alice}, {User: bob}}
+	// A name whose letters the picture's font lacks.
+	korean := [2]session.Seat{{User: session.User{ID: "3", Name: "김철수"}}, {AI: engine.Hard}}
+	for _, tt := range []struct {
+		name   string
+		v      session.View
+		en, zh string
+	}{
+		{"won", fixture(t, svc, st, ttt, won), "Winner: ❌ alice, with three in a row.", "获胜：❌ alice，连成三子。"},
+		{"drawn", fixture(t, svc, st, ttt, drawn), "Draw: the board is full.", "平局：棋盘已满。"},
+		{"resigned", storedView(t, svc, st, ttt, moves[:3], session.Resigned, engine.White),
+			"❌ alice resigned. Winner: ⭕ AI (hard).", "❌ alice 认输了。获胜：⭕ AI（困难）。"},
+		{"expired", seatedView(t, ttt, duel, moves[:3], session.Expired, engine.Empty), "The game expired.", "对局已超时。"},
+		{"out of time", seatedView(t, ttt, duel, moves[:3], session.Expired, engine.Black),
+			"The game expired. ⭕ bob ran out of time. Winner: ❌ alice.", "对局已超时。⭕ bob 超时。获胜：❌ alice。"},
+		{"unwritable name", seatedView(t, ttt, korean, moves, session.Won, engine.Black),
+			"Winner: ❌, with three in a row.", "获胜：❌，连成三子。"},
+	} {
+		for l, want := range map[Lang]string{English: tt.en, Chinese: tt.zh} {
+			got := replayResult(tt.v, l)
+			if got != want {
+				t.Errorf("%s in %s: %q, want %q", tt.name, l, got, want)
+			}
+			if !canDraw(got) {
+				t.Errorf("%s in %s: %q has letters the font lacks", tt.name, l, got)
+			}
+		}
+	}
 }
 
 func TestReplayCaption(t *testing.T) {
@@ -274,7 +390,7 @@ func BenchmarkReplay19(b *testing.B) {
 	v := longGame(b, 150)
 	var n int
 	for b.Loop() {
-		data, err := Replay(v)
+		data, err := Replay(v, English)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -96,6 +96,9 @@ var (
 	// ErrHintLimit is returned by Hint when the game has had all the
 	// hints it allows (none, when it started with hints off).
 	ErrHintLimit = errors.New("no hints left in this game")
+	// ErrSentRecently is returned by ClaimSend when the same was sent to
+	// the user less than SendGap ago: a doubled tap.
+	ErrSentRecently = errors.New("sent a moment ago")
 )
 
 // reasons names the refusals for Reason.
@@ -129,6 +132,7 @@ var reasons = []struct {
 	{ErrNoUndoRequest, "no_undo_request"},
 	{ErrHintDuel, "hint_duel"},
 	{ErrHintLimit, "hint_limit"},
+	{ErrSentRecently, "sent_recently"},
 }
 
 // Reason returns the short name of the refusal err wraps, such as "busy"

@@ -235,21 +235,22 @@ const SendGap = 10 * time.Second
 // ClaimSend records that what (such as "replay") of game id is being
 // sent to the actor, and reports whether to send it: not when the turn's
 // update already took effect in another handling (a redelivered update),
-// nor when the same was claimed within SendGap (a doubled tap). Sending
-// changes no game, so the claim is an update mark of its own, forgotten
-// with the others after Config.UpdateTTL.
+// which is no error, nor when the same was claimed within SendGap (a
+// doubled tap), which is ErrSentRecently. Sending changes no game, so the
+// claim is an update mark of its own, forgotten with the others after
+// Config.UpdateTTL.
 func (t *Turn) ClaimSend(id GameID, what string) (bool, error) {
 	who := t.req.Actor
 	key := "send\x00" + what + "\x00" + who.Chat + "\x00" + who.User.ID + "\x00" + string(id)
 	for attempt := 0; ; attempt++ {
 		now := t.s.now()
-		send := false
+		recent := false
 		err := t.commit(id, func(lt layout) error {
 			m, ok, err := lt.UpdateMark(who.Platform, key)
 			if err != nil || (ok && now.Sub(m.At) < SendGap && !m.At.After(now)) {
+				recent = err == nil
 				return err
 			}
-			send = true
 			return lt.PutUpdateMark(who.Platform, key, UpdateMark{At: now, Game: id})
 		})
 		switch {
@@ -259,7 +260,9 @@ func (t *Turn) ClaimSend(id GameID, what string) (bool, error) {
 			continue
 		case err != nil:
 			return false, fmt.Errorf("session: send %s of game %s: %w", what, id, err)
+		case recent:
+			return false, fmt.Errorf("session: send %s of game %s: %w", what, id, ErrSentRecently)
 		}
-		return send, nil
+		return true, nil
 	}
 }

@@ -63,17 +63,20 @@ func TestReplayByButton(t *testing.T) {
 	}
 }
 
-// TestStatsChartByButton sends /stats: the text and a chart photo with 📈
-// under it; 📈 tapped by someone else sends their own chart, once for a
-// doubled tap.
+// TestStatsChartByButton sends /stats after a game: the text and a chart
+// photo with 📈 under it; 📈 tapped by someone else sends their own chart,
+// once for a doubled tap, or says there is nothing to draw.
 func TestStatsChartByButton(t *testing.T) {
 	now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 	h := newHarness(t, func(h *harness) {
 		h.tune = func(c *session.Config) { c.Now = func() time.Time { return now } }
 	})
 	chat, ann, bob := group(4300), named(4301, "ann", "en"), named(4302, "bob", "en")
+	m := h.startGame(chat, ann, "/play easy ttt second")
+	h.tap(chat, ann, m.ID, button(t, m, "r:"))
+	before := len(h.fake.BotMessages(chat.ID))
 	h.say(chat, ann, "/stats")
-	ms := h.fake.BotMessages(chat.ID)
+	ms := h.fake.BotMessages(chat.ID)[before:]
 	if len(ms) != 2 || !strings.Contains(ms[1].Text, "ann") {
 		t.Fatalf("/stats sent %d messages", len(ms))
 	}
@@ -81,8 +84,14 @@ func TestStatsChartByButton(t *testing.T) {
 	if !bytes.HasPrefix(chart.Photo, []byte("\x89PNG")) || !strings.Contains(chart.Caption, "No rated duel yet") {
 		t.Fatalf("/stats sent %+v", chart)
 	}
-	before := len(h.fake.BotMessages(chat.ID))
 	again := button(t, chart, "k")
+	before = len(h.fake.BotMessages(chat.ID))
+	if got := h.tap(chat, bob, chart.ID, again); !strings.Contains(got, "Nothing to draw yet") || len(h.fake.BotMessages(chat.ID)) != before {
+		t.Fatalf("📈 of a player without games answered %q", got)
+	}
+	mb := h.startGame(chat, bob, "/play easy ttt second")
+	h.tap(chat, bob, mb.ID, button(t, mb, "r:"))
+	before = len(h.fake.BotMessages(chat.ID))
 	h.tap(chat, bob, chart.ID, again)
 	h.tap(chat, bob, chart.ID, again)
 	if n := len(h.fake.BotMessages(chat.ID)) - before; n != 1 || h.lastBot(chat).Photo == nil {
