@@ -20,6 +20,11 @@ func TestActionRoundTrip(t *testing.T) {
 		{Kind: render.Decline, Game: "c"},
 		{Kind: render.Cancel, Game: "d"},
 		{Kind: render.Show, Game: "f9"},
+		// Answers of which game that do something there.
+		{Kind: render.Show, Game: "f9", Then: render.Resign},
+		{Kind: render.Show, Game: "h", MoveNo: 7, Then: render.Undo},
+		{Kind: render.Show, Game: "i", MoveNo: 0, Then: render.Hint},
+		{Kind: render.Show, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}, Then: render.Place},
 		{Kind: render.Scroll, Game: "e", Window: engine.Point{X: 11, Y: 0}},
 		{Kind: render.Place, Game: "1", MoveNo: 0, Cell: engine.Point{}},
 		{Kind: render.Place, Game: session.GameID(strings.Repeat("z", 16)), MoveNo: 360, Cell: engine.Point{X: 18, Y: 18}},
@@ -48,6 +53,7 @@ func TestDecodeRefusesForgedData(t *testing.T) {
 		"p:" + strings.Repeat("a", 17) + ":0:0:0", "s:1:0", "s:1:0:19", "s:1:0:0:0", "a:1:0", "R", "x:1", "n:1:0", "n:1:19:0", "n::0:0", "n:1:0:0:0",
 		"p:1:0:0:0:0:0", "p:1:0:0:0:1", "p:1:0:0:0:19:0", "p:1:0:0:0:0:01", "p:1:0:0:0:1:0:0", strings.Repeat("p:1:0:0:0", 10), "p:1:99999:0:0", "p:ü:0:0:0",
 		"u:1", "u:1:", "u:1:01", "u:1:362", "u:1:2:3", "y:1", "x:1:-1", "u::0",
+		"f:", "f:1:2", "f:f:1", "f:f:r:1", "f:a:1", "f:c:1", "f:R:1", "f:y:1:0", "f:n:1:0:0", "f:r:1:2", "f:p:1:0:0:0:1:0", "f:s:1:0:0",
 	} {
 		if a, err := DecodeAction(data); !errors.Is(err, ErrBadCallback) {
 			t.Errorf("DecodeAction(%q) = %+v, %v; want ErrBadCallback", data, a, err)
@@ -56,7 +62,7 @@ func TestDecodeRefusesForgedData(t *testing.T) {
 }
 
 func FuzzDecodeAction(f *testing.F) {
-	for _, s := range []string{"p:1a:5:7:7", "r:9", "n", "p:1:0:0:0", "p:zz:360:18:18", "s:1:4:8", "R:7", "a:1", "d:2", "c:3", "n:1:2:2", "p:b:7:9:9:3:2", "u:1:4", "y:2:9", "x:3:0"} {
+	for _, s := range []string{"p:1a:5:7:7", "r:9", "n", "p:1:0:0:0", "p:zz:360:18:18", "s:1:4:8", "R:7", "a:1", "d:2", "c:3", "n:1:2:2", "p:b:7:9:9:3:2", "u:1:4", "y:2:9", "x:3:0", "f:r:9", "f:p:1:0:0:0", "f:h:2:3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {

@@ -3,10 +3,10 @@ package adapters
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
@@ -35,10 +35,14 @@ const (
 	CmdExport  = "export"
 	// CmdChatLang sets the chat's language, for chat administrators.
 	CmdChatLang = "chatlang"
+	// CmdGames lists the user's running games in the chat, a button
+	// each that shows it.
+	CmdGames = "games"
 )
 
-// MaxCommandLen is the longest command text parsed; longer text is
-// refused whole.
+// MaxCommandLen is the longest command text parsed, in characters
+// (runes); longer text is refused whole. Text of more than
+// 4×MaxCommandLen bytes is longer.
 const MaxCommandLen = 200
 
 // Command is a parsed chat command.
@@ -101,6 +105,9 @@ var (
 type CommandError struct {
 	Key render.Key
 	Arg string
+	// Other is the word that Arg conflicts with, for the messages that
+	// name two words (render.MsgPlayTwoLevels and the like).
+	Other string
 	// Command is the refused command, such as "/stats", for the messages
 	// that name it (render.MsgNoArguments).
 	Command string
@@ -115,6 +122,8 @@ func (e *CommandError) Message() (render.Key, []any) {
 		return e.Key, nil
 	case render.MsgNoArguments:
 		return e.Key, []any{e.Arg, e.Command}
+	case render.MsgPlayTwoLevels, render.MsgPlayTwoBoards, render.MsgPlayTwoSides, render.MsgPlayTwoK, render.MsgRenjuExact:
+		return e.Key, []any{e.Other, e.Arg}
 	}
 	return e.Key, []any{e.Arg}
 }
@@ -124,7 +133,7 @@ func (e *CommandError) Message() (render.Key, []any) {
 // command addressed to any other name gives ErrOtherBot. Unknown commands
 // and malformed arguments give a *CommandError.
 func ParseCommand(text, botName string) (Command, error) {
-	if len(text) > MaxCommandLen {
+	if tooLong(text) {
 		if !strings.HasPrefix(strings.TrimSpace(text), "/") {
 			return Command{}, ErrNotCommand
 		}
@@ -141,7 +150,7 @@ func ParseCommand(text, botName string) (Command, error) {
 	name = strings.ToLower(name)
 	args := fields[1:]
 	switch name {
-	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo, CmdHint, CmdHistory, CmdExport:
+	case CmdStart, CmdHelp, CmdResign, CmdAccept, CmdDecline, CmdCancel, CmdRematch, CmdStats, CmdUndo, CmdHint, CmdHistory, CmdExport, CmdGames:
 		if len(args) > 0 {
 			return Command{}, &CommandError{Key: render.MsgNoArguments, Arg: args[0], Command: "/" + name}
 		}
@@ -189,85 +198,131 @@ func ParseCommand(text, botName string) (Command, error) {
 	return Command{}, &CommandError{Key: render.MsgUnknownCommand, Arg: "/" + name}
 }
 
+// tooLong reports whether text has more than MaxCommandLen characters,
+// counting no further than 4×MaxCommandLen bytes.
+func tooLong(text string) bool {
+	return len(text) > 4*MaxCommandLen || utf8.RuneCountInString(text) > MaxCommandLen
+}
+
 // ParsePlay reads the /play arguments in any order: a level, a game (a
 // preset or WxH with an optional kK), who moves first, and "exact" for
 // exact-K rules or "renju" for renju on a board with K = 5 (the renju
-// preset is 15×15). Renju beside exact or with another K is refused as a
-// bad "renju" argument.
+// preset is 15×15). Two words of one kind (two levels, two boards…) are
+// refused with both named, as are renju beside exact and renju with
+// another K than five.
 func ParsePlay(args []string) (PlayArgs, error) {
 	p := DefaultPlay()
-	var haveLevel, haveBoard, haveK, haveSide, exact, renju bool
-	renjuWord := ""
 	k := 0
-	dup := func(seen *bool) bool { d := *seen; *seen = true; return d }
+	// The word of each kind given so far, as typed.
+	var words [wordKinds]string
 	for _, arg := range args {
-		a := strings.ToLower(arg)
-		if l, err := engine.ParseLevel(a); err == nil {
-			if dup(&haveLevel) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			p.Level = l
-			continue
+		kind, ok := readWord(strings.ToLower(arg), &p, &k)
+		if !ok {
+			return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
 		}
-		if a == "renju" {
-			// The rule word, and with no board the renju preset.
-			if dup(&renju) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			renjuWord = arg
-			continue
+		if err := again(words[kind], arg, conflicts[kind]); err != nil {
+			return p, err
 		}
-		if r, ok := engine.Preset(a); ok {
-			if dup(&haveBoard) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			p.Rules = r
-			continue
-		}
-		switch a {
-		case "first", "second", "random":
-			if dup(&haveSide) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			p.Side = map[string]session.Side{"first": session.First, "second": session.Second, "random": session.RandomSide}[a]
-			continue
-		case "exact":
-			if dup(&exact) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			continue
-		}
-		if w, h, ok := parseSize(a); ok {
-			if dup(&haveBoard) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			p.Rules = engine.Rules{Width: w, Height: h, K: min(5, w, h)}
-			continue
-		}
-		if n, ok := parseK(a); ok {
-			if dup(&haveK) {
-				return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
-			}
-			k = n
-			continue
-		}
-		return p, &CommandError{Key: render.MsgBadArgument, Arg: arg}
+		words[kind] = arg
 	}
-	if renju && !haveBoard {
+	renju := words[wordRenju]
+	if renju != "" && words[wordBoard] == "" {
 		p.Rules, _ = engine.Preset("renju")
 	}
-	if haveK {
+	if words[wordK] != "" {
 		p.Rules.K = k
 	}
-	p.Rules.Exact = exact
-	p.Rules.Renju = renju
-	if renju && (exact || p.Rules.K != 5) {
-		return p, &CommandError{Key: render.MsgBadArgument, Arg: renjuWord}
+	p.Rules.Exact = words[wordExact] != ""
+	p.Rules.Renju = renju != ""
+	if err := renjuConflict(p.Rules, words); err != nil {
+		return p, err
 	}
 	if err := p.Rules.Validate(); err != nil {
 		return p, &CommandError{Key: render.MsgBadRules, Arg: p.Rules.String()}
 	}
 	return p, nil
+}
+
+// The kinds of /play words.
+const (
+	wordLevel = iota
+	wordBoard
+	wordK
+	wordSide
+	wordExact
+	wordRenju
+	wordKinds
+)
+
+// conflicts are the refusals of two words of one kind; a kind without
+// one is refused as a word given twice.
+var conflicts = [wordKinds]render.Key{
+	wordLevel: render.MsgPlayTwoLevels, wordBoard: render.MsgPlayTwoBoards, wordK: render.MsgPlayTwoK, wordSide: render.MsgPlayTwoSides,
+}
+
+// readWord reads the /play word a (in lower case) into p, or into k for
+// a K: it returns the word's kind, and false for a word /play does not
+// know.
+func readWord(a string, p *PlayArgs, k *int) (int, bool) {
+	if l, err := engine.ParseLevel(a); err == nil {
+		p.Level = l
+		return wordLevel, true
+	}
+	if r, ok := engine.Preset(a); ok && a != "renju" {
+		p.Rules = r
+		return wordBoard, true
+	}
+	if w, h, ok := parseSize(a); ok {
+		p.Rules = engine.Rules{Width: w, Height: h, K: min(5, w, h)}
+		return wordBoard, true
+	}
+	if n, ok := parseK(a); ok {
+		*k = n
+		return wordK, true
+	}
+	if s, ok := sides[a]; ok {
+		p.Side = s
+		return wordSide, true
+	}
+	switch a {
+	case "exact":
+		return wordExact, true
+	case "renju":
+		// The rule word, and with no board the renju preset.
+		return wordRenju, true
+	}
+	return 0, false
+}
+
+// sides maps the words of who moves first to their sides.
+var sides = map[string]session.Side{"first": session.First, "second": session.Second, "random": session.RandomSide}
+
+// again returns the refusal of word arg when a word of its kind, first,
+// came already: the same word given twice, or two of a kind that take
+// one, refused with conflict.
+func again(first, arg string, conflict render.Key) error {
+	switch {
+	case first == "":
+		return nil
+	case strings.EqualFold(first, arg) || conflict == "":
+		return &CommandError{Key: render.MsgPlayTwice, Arg: arg}
+	}
+	return &CommandError{Key: conflict, Arg: arg, Other: first}
+}
+
+// renjuConflict returns the refusal of rules r, read from words, when
+// renju was asked with what renju cannot be: exact, or another K than
+// five, from a kN word or else from the board.
+func renjuConflict(r engine.Rules, words [wordKinds]string) error {
+	switch {
+	case words[wordRenju] == "" || (!r.Exact && r.K == 5):
+		return nil
+	case r.Exact:
+		return &CommandError{Key: render.MsgRenjuExact, Arg: words[wordExact], Other: words[wordRenju]}
+	case words[wordK] != "":
+		return &CommandError{Key: render.MsgRenjuFive, Arg: words[wordK]}
+	}
+	return &CommandError{Key: render.MsgRenjuFive, Arg: words[wordBoard]}
 }
 
 // parseDuel reads the /duel arguments: an optional @username first, then
@@ -309,7 +364,8 @@ func parseDuel(args []string) (DuelArgs, error) {
 	d.Rules = p.Rules
 	side := false
 	for _, arg := range args {
-		side = side || slices.Contains([]string{"first", "second", "random"}, strings.ToLower(arg))
+		_, isSide := sides[strings.ToLower(arg)]
+		side = side || isSide
 	}
 	if side {
 		d.Side = p.Side

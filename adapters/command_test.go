@@ -45,20 +45,20 @@ func TestParseCommandRefusals(t *testing.T) {
 		want error
 	}{
 		{"/dance", render.MsgUnknownCommand, nil},
-		{"/play hard easy", render.MsgBadArgument, nil},
-		{"/play ttt gomoku", render.MsgBadArgument, nil},
+		{"/play hard easy", render.MsgPlayTwoLevels, nil},
+		{"/play ttt gomoku", render.MsgPlayTwoBoards, nil},
 		{"/play purple", render.MsgBadArgument, nil},
 		{"/play 25x25", render.MsgBadRules, nil},
 		{"/play 2x2", render.MsgBadRules, nil},
 		{"/play 5x5 k6", render.MsgBadRules, nil},
 		{"/play k2", render.MsgBadRules, nil},
 		{"/play 07x7", render.MsgBadArgument, nil},
-		{"/play renju exact", render.MsgBadArgument, nil},
-		{"/play gomoku exact renju", render.MsgBadArgument, nil},
-		{"/play 9x9 k4 renju", render.MsgBadArgument, nil},
-		{"/play ttt renju", render.MsgBadArgument, nil},
-		{"/play renju renju", render.MsgBadArgument, nil},
-		{"/duel renju exact", render.MsgBadDuelArgument, nil},
+		{"/play renju exact", render.MsgRenjuExact, nil},
+		{"/play gomoku exact renju", render.MsgRenjuExact, nil},
+		{"/play 9x9 k4 renju", render.MsgRenjuFive, nil},
+		{"/play ttt renju", render.MsgRenjuFive, nil},
+		{"/play renju renju", render.MsgPlayTwice, nil},
+		{"/duel renju exact", render.MsgRenjuExact, nil},
 		{"/resign now", render.MsgNoArguments, nil},
 		{"/play " + strings.Repeat("hard ", 50), render.MsgTooLong, nil},
 		{strings.Repeat("chatter ", 50), "", ErrNotCommand},
@@ -94,6 +94,80 @@ func TestTooLongCommandSaysTheLimit(t *testing.T) {
 	for _, l := range render.Langs {
 		if msg := render.ErrorText(l, err); !strings.Contains(msg, "200") {
 			t.Errorf("in %s: %q does not give the limit", l, msg)
+		}
+	}
+}
+
+// TestConflictingPlayWordsSayWhatConflicts checks that /play (and /duel)
+// words that cannot go together are refused with what conflicts, in the
+// user's language, rather than "I don't understand".
+func TestConflictingPlayWordsSayWhatConflicts(t *testing.T) {
+	for in, want := range map[string]map[render.Lang]string{
+		"/play easy hard":       {render.English: "easy and hard are both levels: pick one.", render.Chinese: "easy 和 hard 都是难度：请只选一个。"},
+		"/play first second":    {render.English: "first and second both say who moves first: pick one.", render.Chinese: "first 和 second 都是先后手：请只选一个。"},
+		"/duel random first":    {render.English: "random and first both say who moves first: pick one.", render.Chinese: "random 和 first 都是先后手：请只选一个。"},
+		"/play ttt 7x7":         {render.English: "ttt and 7x7 are both boards: pick one.", render.Chinese: "ttt 和 7x7 都是棋盘：请只选一个。"},
+		"/play 9x9 k4 k5":       {render.English: "k4 and k5 both say how many in a row win: pick one.", render.Chinese: "k4 和 k5 都是连成几子获胜：请只选一个。"},
+		"/play hard HARD":       {render.English: `"HARD" is given twice.`, render.Chinese: `"HARD" 重复了。`},
+		"/play renju exact":     {render.English: "renju and exact are different rules: pick one.", render.Chinese: "renju 和 exact 是不同的规则：请只选一个。"},
+		"/play ttt renju":       {render.English: "renju is five in a row, so it does not go with ttt.", render.Chinese: "连珠是五子连珠，不能与 ttt 同用。"},
+		"/play 7x7 k4 renju":    {render.English: "renju is five in a row, so it does not go with k4.", render.Chinese: "连珠是五子连珠，不能与 k4 同用。"},
+		"/play renju 4x4":       {render.English: "renju is five in a row, so it does not go with 4x4.", render.Chinese: "连珠是五子连珠，不能与 4x4 同用。"},
+		"/duel @bob ttt renju":  {render.English: "renju is five in a row, so it does not go with ttt.", render.Chinese: "连珠是五子连珠，不能与 ttt 同用。"},
+		"/play gomoku19 gomoku": {render.English: "gomoku19 and gomoku are both boards: pick one.", render.Chinese: "gomoku19 和 gomoku 都是棋盘：请只选一个。"},
+	} {
+		_, err := ParseCommand(in, "")
+		if err == nil {
+			t.Errorf("ParseCommand(%q) accepted", in)
+			continue
+		}
+		for l, w := range want {
+			if got := render.ErrorText(l, err); got != w {
+				t.Errorf("%q in %s: %q, want %q", in, l, got, w)
+			}
+		}
+	}
+	// What goes together still does.
+	for _, in := range []string{"/play gomoku renju", "/play 9x9 renju hard second", "/play 7x7 k4 exact", "/duel renju first"} {
+		if _, err := ParseCommand(in, ""); err != nil {
+			t.Errorf("ParseCommand(%q) = %v", in, err)
+		}
+	}
+}
+
+// TestCommandLimitCountsCharacters checks that the command length limit
+// counts characters, as its message says, not bytes: 70 Chinese
+// characters are well within it, and the limit still bounds the bytes.
+func TestCommandLimitCountsCharacters(t *testing.T) {
+	var ce *CommandError
+	_, err := ParseCommand("/play "+strings.Repeat("五", 70), "")
+	if !errors.As(err, &ce) || ce.Key != render.MsgBadArgument {
+		t.Errorf("70 Chinese characters: %v, want them read (and not understood)", err)
+	}
+	exactly := "/play " + strings.Repeat("𝕏", MaxCommandLen-len("/play "))
+	if _, err := ParseCommand(exactly, ""); !errors.As(err, &ce) || ce.Key != render.MsgBadArgument {
+		t.Errorf("%d characters of %d bytes: %v, want them read", MaxCommandLen, len(exactly), err)
+	}
+	for _, in := range []string{exactly + "x", "/play " + strings.Repeat("x", MaxCommandLen)} {
+		if _, err := ParseCommand(in, ""); !errors.As(err, &ce) || ce.Key != render.MsgTooLong {
+			t.Errorf("%d characters: %v, want %s", len([]rune(in)), err, render.MsgTooLong)
+		}
+	}
+}
+
+// TestFoldWidth checks that full-width forms, as Chinese input methods
+// type them, become the ASCII the grammar reads, and nothing else changes.
+func TestFoldWidth(t *testing.T) {
+	for in, want := range map[string]string{
+		"／ｐｌａｙ　ｈａｒｄ":   "/play hard",
+		"ｂ２":           "b2",
+		"／ＰＬＡＹ　７ｘ７　ｋ４": "/PLAY 7x7 k4",
+		"！～":           "!~",
+		"/play 五子棋 ×":  "/play 五子棋 ×",
+		"":             "",
+	} {
+		if got := FoldWidth(in); got != want {
+			t.Errorf("FoldWidth(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -169,7 +243,7 @@ func TestParseDuelAndFriends(t *testing.T) {
 		"/duel alice":                       render.MsgDuelByName,
 		"/duel Alice Smith 7x7":             render.MsgDuelByName,
 		"/duel 7x7 alice":                   render.MsgBadDuelArgument,
-		"/duel first second":                render.MsgBadDuelArgument,
+		"/duel first second":                render.MsgPlayTwoSides,
 		"/accept 3":                         render.MsgNoArguments,
 		"/top easy":                         render.MsgBadTopArgument,
 		"/top hard hard":                    render.MsgBadTopArgument,

@@ -301,3 +301,33 @@ func TestEveryBoardAndChallengeNamesItsRules(t *testing.T) {
 		}
 	}
 }
+
+// TestFullWidthInputIsRead checks that commands and cells typed in the
+// full-width forms of Chinese input methods are read as their ASCII, as
+// text and as a command naming a cell.
+func TestFullWidthInputIsRead(t *testing.T) {
+	d, _ := newDispatcher(t, &fakeClock{t: time.Unix(1e9, 0)})
+	alice, bob := req("alice"), req("bob")
+	r := read(d.Text(ctx, alice, "／ｐｌａｙ　ｈａｒｄ　ｓｅｃｏｎｄ"))
+	if r.Game == nil || r.Game.Seat(engine.Black).AI != engine.Hard {
+		t.Fatalf("／ｐｌａｙ　ｈａｒｄ　ｓｅｃｏｎｄ: %+v", r)
+	}
+	moves := r.Game.MoveNo()
+	cell := engine.Point{X: 0, Y: 2}
+	if r.Game.Board().At(cell) != engine.Empty {
+		cell = engine.Point{X: 2, Y: 0}
+	}
+	typed := map[engine.Point]string{{X: 0, Y: 2}: "ａ１", {X: 2, Y: 0}: "Ｃ３"}[cell]
+	if r := read(d.Text(ctx, alice, typed)); r.Game == nil || r.Game.MoveNo() <= moves || r.Game.Board().At(cell) != engine.White {
+		t.Fatalf("%s: %+v", typed, r)
+	}
+	if r := read(d.Text(ctx, bob, "/play ｅａｓｙ")); r.Game == nil || r.Game.Seat(engine.White).AI != engine.Easy {
+		t.Fatalf("/play ｅａｓｙ: %+v", r)
+	}
+	if r := read(d.MoveCommand(ctx, bob, "ｂ２")); r.Game == nil || r.Game.Board().At(engine.Point{X: 1, Y: 1}) != engine.Black {
+		t.Fatalf("/move ｂ２: %+v", r)
+	}
+	if r := read(d.Text(ctx, bob, "ｈｅｌｌｏ")); !r.empty() {
+		t.Fatalf("full-width chat: %+v", r)
+	}
+}

@@ -159,3 +159,32 @@ func TestHintsOff(t *testing.T) {
 		t.Fatalf("/hint with hints off: %+v", r)
 	}
 }
+
+// TestChosenGameTakesTheHint checks the question of which game a /hint
+// is for: its answer marks the hint in the game chosen, on a new message,
+// once however often it is tapped; the answer for a duel is refused with
+// why and changes nothing.
+func TestChosenGameTakesTheHint(t *testing.T) {
+	d := newHintDispatcher(t, 1)
+	alice, bob := req("alice"), req("bob")
+	ai := *read(d.Text(ctx, alice, "/play easy")).Game
+	read(d.Text(ctx, alice, "/duel @bob first"))
+	duel := *read(d.Text(ctx, bob, "/accept")).Game
+	read(d.Text(ctx, alice, "/duel"))
+	read(d.Text(ctx, alice, "/cancel"))
+	q := read(d.Text(ctx, alice, "/hint"))
+	if q.Text != "Which game do you want a hint in?" || q.Buttons == nil || len(q.Buttons.Rows) != 2 {
+		t.Fatalf("/hint with two games: %+v", q)
+	}
+	if got := read(d.Tap(ctx, alice, answer(t, q, duel.ID()))); got.Notice != render.T(render.English, render.MsgHintDuel) || got.Game != nil {
+		t.Fatalf("a hint in the duel: %+v", got)
+	}
+	got := read(d.Tap(ctx, alice, answer(t, q, ai.ID())))
+	if got.Game == nil || got.Game.ID() != ai.ID() || got.Game.Hints() != 1 || got.Edit != "" {
+		t.Fatalf("a hint in the AI game: %+v", got)
+	}
+	// The answer tapped again is the same hint, as a doubled 💡 is.
+	if got := read(d.Tap(ctx, alice, answer(t, q, ai.ID()))); got.Game == nil || got.Game.Hints() != 1 || got.Notice != "" {
+		t.Fatalf("the answer again: %+v", got)
+	}
+}

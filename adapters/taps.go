@@ -100,7 +100,7 @@ func (b *builder) apply(a render.Action, shown session.View) Decision {
 	case render.Noop:
 		return b.noop(a, shown, tapped)
 	case render.Show:
-		return b.showGame(shown)
+		return b.showGame(a, shown)
 	default:
 		return b.done()
 	}
@@ -160,15 +160,33 @@ func (b *builder) hint(req session.HintRequest, at Place, typed bool) Decision {
 	return b.showAt(v, at, nil, false)
 }
 
-// showGame answers an answer of render.MsgWhichGame: the game, as a new
-// message (then the one on the actor's screen), while it runs and the
-// tapper plays it.
-func (b *builder) showGame(v session.View) Decision {
+// showGame answers an answer of a question of which game, or of /games:
+// while game v runs and the tapper plays it, it does what the answer
+// carries in it (a.Then), if anything, and shows it as a new message
+// (then the one on the actor's screen). A refusal changes nothing.
+func (b *builder) showGame(a render.Action, v session.View) Decision {
 	switch {
 	case v.SideOf(b.req.User.ID) == 0:
 		return b.notice(render.T(b.lang, render.MsgNotAPlayer))
 	case v.Status() != session.Running:
 		return b.notice(render.T(b.lang, render.MsgGameOver))
+	}
+	var err error
+	switch a.Then {
+	case render.Place:
+		v, err = b.t.Place(session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
+	case render.Resign:
+		v, err = b.t.Resign(a.Game)
+	case render.Undo:
+		v, err = b.t.Undo(session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
+	case render.Hint:
+		v, err = b.t.Hint(session.HintRequest{Game: a.Game, MoveNo: a.MoveNo})
+		if errors.Is(err, session.ErrHintLimit) && v.Hints() > 0 {
+			return b.notice(render.T(b.lang, render.MsgHintLimit, v.Hints()))
+		}
+	}
+	if err != nil {
+		return b.refuse(v, err, false)
 	}
 	return b.showNew(v, "")
 }
@@ -214,6 +232,9 @@ var ErrBadCallback = errors.New("adapters: bad callback data")
 //	n                         a button that does nothing (render.Noop)
 //	k                         send the tapper's chart again (render.StatsChart)
 //	f:<game>                  show the game, for typed moves (render.Show)
+//	f:<action>                do action in its game, then show it: an
+//	                          r, u, h or p (without a window) above
+//	                          (render.Show with Then)
 //	v:<game>                  send the replay of a finished game (render.ReplayGame)
 //	e:<game>                  send the record of a finished game (render.ExportGame)
 //	n                         a control that does nothing (render.Noop)
@@ -239,6 +260,9 @@ var atMove = map[string]render.ActionKind{
 
 // EncodeAction returns the callback data of a button's action.
 func EncodeAction(a render.Action) string {
+	if a.Kind == render.Show && a.Then != render.Noop {
+		return "f:" + EncodeAction(render.Action{Kind: a.Then, Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
+	}
 	for letter, kind := range atMove {
 		if kind == a.Kind {
 			return fmt.Sprintf("%s:%s:%d", letter, a.Game, a.MoveNo)
@@ -279,6 +303,9 @@ func DecodeAction(data string) (render.Action, error) {
 	}
 	if len(data) > MaxCallbackLen {
 		return bad("too long")
+	}
+	if then, ok := strings.CutPrefix(data, "f:"); ok && strings.Contains(then, ":") {
+		return decodeThen(then, bad)
 	}
 	f := strings.Split(data, ":")
 	var a render.Action
@@ -343,6 +370,20 @@ func DecodeAction(data string) (render.Action, error) {
 		a.Cell = engine.Point{X: nums[0], Y: nums[1]}
 	}
 	return a, nil
+}
+
+// thenKinds are the actions an answer of a which-game question may do in
+// the game chosen (render.Action.Then).
+var thenKinds = map[render.ActionKind]bool{render.Resign: true, render.Undo: true, render.Hint: true, render.Place: true}
+
+// decodeThen decodes the action data of a Show that does it (the data
+// after "f:"); bad makes its errors.
+func decodeThen(data string, bad func(string) (render.Action, error)) (render.Action, error) {
+	a, err := DecodeAction(data)
+	if err != nil || !thenKinds[a.Kind] || a.Window != (engine.Point{}) {
+		return bad("answer")
+	}
+	return render.Action{Kind: render.Show, Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell, Then: a.Kind}, nil
 }
 
 // validGameID reports whether s has the shape of a game id.

@@ -16,8 +16,10 @@ import (
 // or a coordinate such as "h8" in the game the user last saw or touched
 // in the chat. Text that is neither, a command for another bot, or a
 // coordinate from a user with no game, comes to the empty Decision, so
-// that ordinary chat is left alone.
+// that ordinary chat is left alone. Full-width forms read as their ASCII
+// (FoldWidth).
 func (d *Dispatcher) Text(ctx context.Context, req Request, text string) Decision {
+	text = FoldWidth(text)
 	if strings.HasPrefix(strings.TrimSpace(text), "/") {
 		return d.decide(ctx, req, "", func(b *builder) Decision { return b.command(text) })
 	}
@@ -29,6 +31,7 @@ func (d *Dispatcher) Text(ctx context.Context, req Request, text string) Decisio
 // answered too, with render.MsgNoGame when the user plays no running game
 // in the chat, else render.MsgBadCoord.
 func (d *Dispatcher) MoveCommand(ctx context.Context, req Request, text string) Decision {
+	text = FoldWidth(text)
 	return d.decide(ctx, req, "", func(b *builder) Decision {
 		if dec := b.move(text); !dec.Empty() {
 			return dec
@@ -57,14 +60,14 @@ func (b *builder) command(text string) Decision {
 		return b.say(render.T(lang, render.MsgWelcome), nil)
 	case CmdHelp:
 		return b.say(strings.Join([]string{render.T(lang, render.MsgHelp), render.T(lang, render.MsgHelpMore), render.T(lang, render.MsgHelpChatLang),
-			render.T(lang, render.MsgHelpUndo), render.T(lang, render.MsgHelpHint), render.T(lang, render.MsgHelpHistory)}, "\n"), nil)
+			render.T(lang, render.MsgHelpUndo), render.T(lang, render.MsgHelpHint), render.T(lang, render.MsgHelpHistory), render.T(lang, render.MsgHelpGames)}, "\n"), nil)
 	case CmdPlay:
 		if len(strings.Fields(text)) == 1 {
 			cmd.Play = b.chatDefaults(cmd.Play)
 		}
 		return b.play(cmd.Play, true)
 	case CmdResign:
-		g, instead := b.onScreen()
+		g, instead := b.onScreen(render.Resign)
 		if instead != nil {
 			return *instead
 		}
@@ -76,7 +79,7 @@ func (b *builder) command(text string) Decision {
 	case CmdUndo:
 		return b.undo()
 	case CmdHint:
-		g, instead := b.onScreen()
+		g, instead := b.onScreen(render.Hint)
 		if instead != nil {
 			return *instead
 		}
@@ -99,6 +102,8 @@ func (b *builder) command(text string) Decision {
 		return b.stats()
 	case CmdHistory:
 		return b.history()
+	case CmdGames:
+		return b.games()
 	case CmdExport:
 		last, dec := b.lastFinished()
 		if dec != nil {
@@ -200,7 +205,7 @@ func (b *builder) undo() Decision {
 	v, err := b.asked()
 	if errors.Is(err, session.ErrNotFound) {
 		var instead *Decision
-		if v, instead = b.onScreen(); instead != nil {
+		if v, instead = b.onScreen(render.Undo); instead != nil {
 			return *instead
 		}
 		err = nil
@@ -214,10 +219,11 @@ func (b *builder) undo() Decision {
 	return b.show(v)
 }
 
-// onScreen returns the running game a typed /resign, /undo or /hint is
-// for (see target), or the decision to come to instead: no game here, the
-// game on screen is over, or a question of which game.
-func (b *builder) onScreen() (session.View, *Decision) {
+// onScreen returns the running game a typed /resign, /undo or /hint (the
+// action of kind) is for (see target), or the decision to come to
+// instead: no game here, the game on screen is over, or a question of
+// which game, whose answers do the action.
+func (b *builder) onScreen(kind render.ActionKind) (session.View, *Decision) {
 	t, err := b.target()
 	var dec Decision
 	switch {
@@ -228,7 +234,10 @@ func (b *builder) onScreen() (session.View, *Decision) {
 	case t.ended.ID() != "":
 		dec = b.say(render.T(b.lang, render.MsgTypedGameOver), nil)
 	case len(t.choose) > 0:
-		dec = b.askWhich(t.choose)
+		question := map[render.ActionKind]render.Key{render.Resign: render.MsgWhichResign, render.Undo: render.MsgWhichUndo, render.Hint: render.MsgWhichHint}[kind]
+		dec = b.askWhich(render.T(b.lang, question), t.choose, func(v session.View) render.Action {
+			return render.Action{Kind: kind, Game: v.ID(), MoveNo: v.MoveNo()}
+		})
 	default:
 		return t.game, nil
 	}
@@ -447,9 +456,10 @@ type aim struct {
 
 // target returns where the user's typed move or /resign goes: the game
 // they last saw or touched in the chat (Turn.Focus) while it runs; else
-// their one running game, unless the game they last saw has ended; else
-// a choice between their running games. It returns ErrNotFound when the
-// user plays nothing in the chat and has seen no game end.
+// their one running game; else a choice between their running games;
+// else, when the game they last saw has ended, that game. It returns
+// ErrNotFound when the user plays nothing in the chat and has seen no
+// game end.
 func (b *builder) target() (aim, error) {
 	me, chat := b.req.User.ID, b.req.Chat
 	var seen session.View
@@ -482,24 +492,46 @@ func (b *builder) target() (aim, error) {
 		return aim{ended: seen}, nil
 	case len(running) == 0:
 		return aim{}, fmt.Errorf("adapters: no running game of %q: %w", me, session.ErrNotFound)
-	case len(running) == 1 && !ended:
+	case len(running) == 1:
 		return aim{game: running[0]}, nil
 	}
 	return aim{choose: running}, nil
 }
 
-// askWhich asks which of games a typed move or /resign is for, with a
-// button per game.
-func (b *builder) askWhich(games []session.View) Decision {
-	kb := render.ChoiceKeyboard(games, b.lang)
-	return b.say(render.T(b.lang, render.MsgWhichGame), &kb)
+// askWhich asks question: which of games an action is for, with a button
+// per game that does the action then returns for the game in it.
+func (b *builder) askWhich(question string, games []session.View, then func(session.View) render.Action) Decision {
+	kb := render.ChoiceKeyboard(games, b.lang, then)
+	return b.say(question, &kb)
+}
+
+// games answers /games: the user's running games in the chat, with a
+// button each that shows it as a new message, or that there is none.
+func (b *builder) games() Decision {
+	live, err := b.t.Live()
+	if err != nil {
+		return b.refuse(session.View{}, err, true)
+	}
+	var running []session.View
+	for _, v := range live {
+		if v.Status() == session.Running && v.SideOf(b.req.User.ID) != 0 {
+			running = append(running, v)
+		}
+	}
+	if len(running) == 0 {
+		return b.say(render.T(b.lang, render.MsgNoGame), nil)
+	}
+	kb := render.ChoiceKeyboard(running, b.lang, nil)
+	return b.say(render.T(b.lang, render.MsgGamesTitle), &kb)
 }
 
 // move decides typed text that may be a coordinate such as "h8": a stone
 // in the game the user last saw or touched in the chat (see target). When
 // that game has ended it says so, and when it is not clear which game is
-// meant it asks, with a button per game. Text that is not a coordinate,
-// or a user with no game, comes to nothing.
+// meant, the one game whose board has that cell, or, of several, the
+// question of which, with a button per game that places the stone there.
+// Text that is not a coordinate, or a user with no game, comes to
+// nothing.
 func (b *builder) move(text string) Decision {
 	text = strings.TrimSpace(text)
 	if len(text) == 0 || len(text) > 4 {
@@ -521,10 +553,21 @@ func (b *builder) move(text string) Decision {
 		b.refused(session.Reason(session.ErrGameOver))
 		return b.say(render.T(b.lang, render.MsgTypedGameOver), nil)
 	case len(t.choose) > 0:
-		if !slices.ContainsFunc(t.choose, coord) && !looksLikeCoord(text) {
+		fits := slices.DeleteFunc(slices.Clone(t.choose), func(v session.View) bool { return !coord(v) })
+		switch {
+		case len(fits) > 1:
+			return b.askWhich(render.T(b.lang, render.MsgWhichMove, text), fits, func(v session.View) render.Action {
+				p, _ := render.ParseCoord(text, v.Rules())
+				return render.Action{Kind: render.Place, Game: v.ID(), MoveNo: v.MoveNo(), Cell: p}
+			})
+		case len(fits) == 1:
+			t.game = fits[0]
+		case looksLikeCoord(text):
+			b.refused(ReasonBadCoord)
+			return b.say(render.T(b.lang, render.MsgBadCoord, text), nil)
+		default:
 			return Decision{}
 		}
-		return b.askWhich(t.choose)
 	}
 	v := t.game
 	p, err := render.ParseCoord(text, v.Rules())

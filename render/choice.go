@@ -13,12 +13,20 @@ func Title(v session.View, l Lang) string {
 	return title
 }
 
-// ChoiceKeyboard returns the answers to MsgWhichGame: a button per game,
-// one to a row, that shows the game (Show).
-func ChoiceKeyboard(games []session.View, l Lang) Keyboard {
+// ChoiceKeyboard returns the answers to the question of which game (the
+// list of /games): a button per game, one to a row, that shows the game
+// (Show) once it did what then returns for it, if anything: an action
+// such as a Resign of the game, which the button carries. A nil then only
+// shows.
+func ChoiceKeyboard(games []session.View, l Lang, then func(session.View) Action) Keyboard {
 	var kb Keyboard
 	for _, v := range games {
-		kb.Rows = append(kb.Rows, []Button{{Label: Title(v, l), Action: Action{Kind: Show, Game: v.ID()}}})
+		a := Action{Kind: Show, Game: v.ID()}
+		if then != nil {
+			t := then(v)
+			a.MoveNo, a.Cell, a.Then = t.MoveNo, t.Cell, t.Kind
+		}
+		kb.Rows = append(kb.Rows, []Button{{Label: Title(v, l), Action: a}})
 	}
 	return kb
 }

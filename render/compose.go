@@ -282,7 +282,11 @@ func Status(v session.View, l Lang) string {
 	case session.Running:
 		return T(l, MsgTurn, name(v.ToMove()))
 	case session.Won:
-		return T(l, MsgWinsLine, name(v.Winner()), Number(l, v.Rules().K))
+		n := max(len(v.WinningLine()), v.Rules().K)
+		if v.Rules().Renju && n > v.Rules().K {
+			return T(l, MsgWinsOverline, name(v.Winner()), Number(l, n))
+		}
+		return T(l, MsgWinsLine, name(v.Winner()), Number(l, n))
 	case session.Drawn:
 		return T(l, MsgDraw)
 	case session.Resigned:
@@ -778,7 +782,8 @@ const (
 	// move MoveNo.
 	UndoDecline
 	// Show shows the game Game in a new message and makes it the one the
-	// tapper's typed moves go to: an answer of ChoiceKeyboard.
+	// tapper's typed moves go to: an answer of ChoiceKeyboard, which
+	// first does Then in the game, if anything.
 	Show
 	// Hint marks the move the hard AI would play for the tapper in Game,
 	// at move MoveNo (session.Service.Hint).
@@ -805,6 +810,10 @@ type Action struct {
 	// or of the window the cell was tapped in (Place on a board larger
 	// than the keyboard), so that the window stays where it is.
 	Window engine.Point
+	// Then is what a Show does in Game before showing it: Resign, Undo or
+	// Hint at move MoveNo, or Place on Cell as move MoveNo; Noop does
+	// nothing more.
+	Then ActionKind
 }
 
 // Button is one button of a keyboard.

@@ -92,3 +92,40 @@ func TestRenjuFoulRefusalText(t *testing.T) {
 		t.Errorf("FamilyName(zh, renju) = %q", got)
 	}
 }
+
+// TestOverlineWinIsNamed checks the status line of a renju game White won
+// with six in a row: an overline, which wins for White only, not "five in
+// a row"; a freestyle six is six in a row, and a five still five.
+func TestOverlineWinIsNamed(t *testing.T) {
+	svc, st := fixtureStore(t)
+	renju, _ := engine.Preset("renju")
+	gomoku, _ := engine.Preset("gomoku")
+	// White fills b15–g15 last at e15; Black's stones stand apart.
+	six := []engine.Point{
+		{X: 0, Y: 14}, {X: 1, Y: 0}, {X: 14, Y: 14}, {X: 2, Y: 0}, {X: 0, Y: 10}, {X: 3, Y: 0},
+		{X: 14, Y: 10}, {X: 5, Y: 0}, {X: 10, Y: 12}, {X: 6, Y: 0}, {X: 12, Y: 5}, {X: 4, Y: 0},
+	}
+	five := append(append([]engine.Point(nil), six[:9]...), engine.Point{X: 4, Y: 0})
+	for _, tt := range []struct {
+		r     engine.Rules
+		moves []engine.Point
+		want  map[Lang]string
+	}{
+		{renju, six, map[Lang]string{
+			English: "Winner: ⚪ AI (hard), with an overline: six in a row, which wins for White in renju.",
+			Chinese: "获胜：⚪ AI（困难），长连（连成六子）：连珠规则中白棋长连也获胜。",
+		}},
+		{gomoku, six, map[Lang]string{English: "Winner: ⚪ AI (hard), with six in a row.", Chinese: "获胜：⚪ AI（困难），连成六子。"}},
+		{renju, five, map[Lang]string{English: "Winner: ⚪ AI (hard), with five in a row.", Chinese: "获胜：⚪ AI（困难），连成五子。"}},
+	} {
+		v := storedView(t, svc, st, tt.r, tt.moves, session.Won, engine.White)
+		if n := len(v.WinningLine()); n != len(tt.moves)/2 {
+			t.Fatalf("%v: winning line of %d", tt.r, n)
+		}
+		for l, want := range tt.want {
+			if got := Status(v, l); got != want {
+				t.Errorf("%v in %s: %q, want %q", tt.r, l, got, want)
+			}
+		}
+	}
+}

@@ -3,10 +3,11 @@ package discord
 import (
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/render"
 	"github.com/boardbot/boardbot/session"
-	"github.com/bwmarrin/discordgo"
 )
 
 // Slash command and option names.
@@ -19,6 +20,7 @@ const (
 	cmdStats   = "stats"
 	cmdHistory = "history"
 	cmdExport  = "export"
+	cmdGames   = "games"
 	cmdTop     = "top"
 	cmdLang    = "lang"
 	// cmdChatLang is the command grammar's own name, as the others are.
@@ -114,6 +116,7 @@ func Commands() []*discordgo.ApplicationCommand {
 		simple(cmdResign, render.MsgMenuResign),
 		simple(cmdUndo, render.MsgMenuUndo),
 		simple(cmdHint, render.MsgMenuHint),
+		simple(cmdGames, render.MsgMenuGames),
 		simple(cmdStats, render.MsgMenuStats),
 		simple(cmdHistory, render.MsgMenuHistory),
 		simple(cmdExport, render.MsgMenuExport),

@@ -374,9 +374,10 @@ func BenchmarkGomokuTapWithPicture(b *testing.B) {
 }
 
 // TestTypedMoveGoesToTheGameOnScreen checks that /move goes to the duel
-// just accepted rather than to the player's game against the AI, and
-// that once that duel is over /move asks which game, privately, with a
-// button that brings the other game back.
+// just accepted rather than to the player's game against the AI; that
+// once that duel is over /move goes to the one game left without asking;
+// and that with several games left it asks which, privately, with a
+// button per game that plays the move there, on a board posted anew.
 func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	h := newHarness(t, nil)
 	aiBoard := h.play(ann, "c")
@@ -391,18 +392,27 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	}
 	h.command(ann, "c", cmdResign)
 	_, r := h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
-	if got := h.ephemeral(r, ann); got != render.T(render.English, render.MsgWhichGame) {
-		t.Fatalf("a1 after the duel ended: %q", got)
+	if v := h.game(aiBoard); v.MoveNo() != 2 || strings.Contains(strings.Join(h.texts(r, ann), "\n"), "Which game") {
+		t.Fatalf("a1 after the duel ended: AI game at move %d, answers %q", v.MoveNo(), h.texts(r, ann))
+	}
+
+	// Another duel, and a challenge withdrawn on screen: two games run.
+	ch = h.challenge(ann, carol, "c", discordtest.StringOption(optSide, "first"))
+	h.tap(carol, ch.ID, buttonOf(t, ch, "a:"))
+	open := h.challenge(ann, bob, "c")
+	h.tap(ann, open.ID, buttonOf(t, open, "c:"))
+	_, r = h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "c3"))
+	if got := h.ephemeral(r, ann); got != `Which game is "c3" for?` {
+		t.Fatalf("c3 with two games: %q", got)
 	}
 	q := h.message(r.Original)
-	show := buttonOf(t, q, "f:")
-	if show != "f:"+string(h.game(aiBoard).ID()) {
-		t.Fatalf("which game buttons: %+v", q.Rows)
+	answer := "f:p:" + string(h.game(aiBoard).ID()) + ":"
+	shown := h.posted(h.tap(ann, q.ID, buttonOf(t, q, answer)))
+	if v := h.game(aiBoard); v.MoveNo() != 4 || v.Message() != shown.ID || v.Board().At(engine.Point{X: 2, Y: 0}) != engine.Black {
+		t.Fatalf("c3 after choosing: AI game at move %d shown in %q, want 4 in %s", v.MoveNo(), v.Message(), shown.ID)
 	}
-	shown := h.posted(h.tap(ann, q.ID, show))
-	h.command(ann, "c", cmdMove, discordtest.StringOption(optCell, "a1"))
-	if v := h.game(aiBoard); v.MoveNo() != 2 || v.Message() != shown.ID {
-		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %s", v.MoveNo(), v.Message(), shown.ID)
+	if v := h.game(h.message(ch.ID)); v.MoveNo() != 0 {
+		t.Fatalf("c3 went to the duel too")
 	}
 }
 

@@ -52,7 +52,7 @@ func TestRegistersCommandsAndKeepsTheGatewayAlive(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, " "); got != "play move resign undo hint stats history export top lang chatlang help" {
+	if got := strings.Join(names, " "); got != "play move resign undo hint games stats history export top lang chatlang help" {
 		t.Errorf("registered %q", got)
 	}
 	if len(h.fake.Commands(discordtest.GuildID)) != 0 {

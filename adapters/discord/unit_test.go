@@ -327,3 +327,19 @@ func TestRenjuIsAGameChoice(t *testing.T) {
 	}
 	t.Error("/play offers no renju game")
 }
+
+func TestGamesIsASlashCommand(t *testing.T) {
+	for _, c := range Commands() {
+		if c.Name != cmdGames {
+			continue
+		}
+		if c.Description != render.T(render.English, render.MsgMenuGames) || c.DescriptionLocalizations == nil || (*c.DescriptionLocalizations)[discordgo.ChineseCN] != render.T(render.Chinese, render.MsgMenuGames) {
+			t.Errorf("/games described %q / %v", c.Description, c.DescriptionLocalizations)
+		}
+		if text, _ := commandText(discordgo.ApplicationCommandInteractionData{Name: cmdGames}); text != "/"+adapters.CmdGames {
+			t.Errorf("/games is %q in the grammar", text)
+		}
+		return
+	}
+	t.Error("no /games slash command")
+}

@@ -2,6 +2,7 @@ package telegram_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"unicode/utf16"
 
@@ -130,5 +131,29 @@ func TestChallengeByReplyIsBoundToTheID(t *testing.T) {
 	}
 	if now, _ := h.svc.Game(context.Background(), v.ID()); now.Status() != session.Declined {
 		t.Fatalf("after carol2 declines: %s", now.Status())
+	}
+}
+
+// Full-width text, as Chinese input methods type it, reads as its ASCII
+// before the bot looks at it: ／ｓｔａｒｔ shows the start menu, and a
+// ／ｄｕｅｌ naming its opponent by a text mention is bound to that member.
+func TestFullWidthCommandsReadAsTyped(t *testing.T) {
+	h := newHarness(t, nil)
+	me := user(4300, "zh-CN")
+	h.say(private(4300), me, "／ｓｔａｒｔ")
+	if menu := h.lastBot(private(4300)); !strings.Contains(menu.Text, "选择棋盘") || len(menu.Buttons()) == 0 {
+		t.Fatalf("／ｓｔａｒｔ answered %q", menu.Text)
+	}
+	chat := group(-4300)
+	bob, carol := named(4301, "bob", "en"), nameless(4302, "Carol")
+	h.sayWith(chat, bob, "／ｄｕｅｌ　Carol　７ｘ７", func(m *tgbotapi.Message) {
+		m.Entities = []tgbotapi.MessageEntity{{Type: "text_mention", Offset: 6, Length: 5, User: &carol}}
+	})
+	ch := h.lastBot(chat)
+	if len(ch.Buttons()) == 0 {
+		t.Fatalf("／ｄｕｅｌ with a mention answered %q", ch.Text)
+	}
+	if v := h.gameOf(ch); v.Seat(v.Challenger().Opponent()).User.ID != "4302" || v.Rules().Width != 7 {
+		t.Fatalf("challenge to %+v on %v", v.Seat(v.Challenger().Opponent()).User, v.Rules())
 	}
 }

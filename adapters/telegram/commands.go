@@ -28,6 +28,7 @@ var menuCommands = []struct {
 	{adapters.CmdResign, render.MsgMenuResign},
 	{adapters.CmdUndo, render.MsgMenuUndo},
 	{adapters.CmdHint, render.MsgMenuHint},
+	{adapters.CmdGames, render.MsgMenuGames},
 	{adapters.CmdStats, render.MsgMenuStats},
 	{adapters.CmdHistory, render.MsgMenuHistory},
 	{adapters.CmdExport, render.MsgMenuExport},

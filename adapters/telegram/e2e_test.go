@@ -461,7 +461,7 @@ func TestCommandsRegisteredInEnglishAndChinese(t *testing.T) {
 		for _, cmd := range []string{
 			adapters.CmdPlay, adapters.CmdStart, adapters.CmdHelp, adapters.CmdResign, adapters.CmdDuel, adapters.CmdAccept,
 			adapters.CmdDecline, adapters.CmdCancel, adapters.CmdRematch, adapters.CmdStats, adapters.CmdTop, adapters.CmdLang, adapters.CmdUndo,
-			adapters.CmdChatLang,
+			adapters.CmdChatLang, adapters.CmdGames,
 		} {
 			if !strings.Contains(langs[lang], `"command":"`+cmd+`"`) {
 				t.Errorf("language %q: no /%s in %s", lang, cmd, langs[lang])

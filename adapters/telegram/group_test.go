@@ -224,8 +224,8 @@ func TestLangChangesThatUsersBoards(t *testing.T) {
 
 // TestTypedMoveGoesToTheGameOnScreen checks that a typed move goes to the
 // game last shown to its player, the duel /accept just showed, rather than
-// to their game against the AI; and that once that game is over they are
-// asked which game, with a button that brings the other one back.
+// to their game against the AI; and that once that game is over it goes
+// to the one game left, without asking which.
 func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	h := newHarness(t, nil)
 	chat := group(-901)
@@ -245,49 +245,46 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 		t.Fatalf("the AI game's board was edited %d times", m.Edits)
 	}
 	h.say(chat, alice, "/resign")
+	before := len(h.fake.BotMessages(chat.ID))
 	h.say(chat, alice, "a1")
-	q := h.lastBot(chat)
-	if q.Text != "Which game?" {
-		t.Fatalf("a1 after the duel ended answered %q", q.Text)
+	if v, _ := h.svc.Game(context.Background(), ai.ID()); v.MoveNo() != 2 || len(h.fake.BotMessages(chat.ID)) != before {
+		t.Fatalf("a1 after the duel ended: AI game at move %d, %d messages more", v.MoveNo(), len(h.fake.BotMessages(chat.ID))-before)
 	}
-	show := button(t, q, "f:")
-	if show != "f:"+string(ai.ID()) || q.Buttons()[0][0].Text != "❌ alice  vs  ⭕ AI (easy) · Tic-tac-toe" {
-		t.Fatalf("which game buttons: %v", q.Buttons())
-	}
-	if got := h.tap(chat, alice, q.ID, show); got != "" {
-		t.Fatalf("choosing the AI game answered %q", got)
-	}
-	h.say(chat, alice, "a1")
-	if v, _ := h.svc.Game(context.Background(), ai.ID()); v.MoveNo() != 2 || v.Message() != itoa(q.ID) {
-		t.Fatalf("a1 after choosing: AI game at move %d shown in %q, want 2 in %d", v.MoveNo(), v.Message(), q.ID)
+	if m, _ := h.fake.Message(chat.ID, aiMsg.ID); m.Edits == 0 {
+		t.Fatalf("a1 did not edit the AI game's board")
 	}
 }
 
-// TestChoosingAPictureGameAnswersBelowTheQuestion checks that choosing a
-// game shown as a photo in answer to "Which game?", a text message that
-// cannot become a photo, sends its board below and binds it.
+// TestChoosingAPictureGameAnswersBelowTheQuestion checks that the answer
+// to "Which game is "h8" for?" that names a game shown as a photo plays h8
+// there, and, as the question, a text message, cannot become a photo,
+// sends its board below and binds it.
 func TestChoosingAPictureGameAnswersBelowTheQuestion(t *testing.T) {
 	h := newHarness(t, nil)
 	chat := group(-902)
 	alice, bob := named(93, "alice", "en"), named(94, "bob", "en")
 	gomoku := h.gameOf(h.startGame(chat, alice, "/play gomoku easy"))
-	h.startGame(chat, alice, "/duel @bob first")
+	duel := h.gameOf(h.startGame(chat, alice, "/duel @bob 9x9 first"))
 	h.say(chat, bob, "/accept")
-	h.say(chat, alice, "/resign")
+	h.startGame(chat, alice, "/duel")
+	h.say(chat, alice, "/cancel")
 	h.say(chat, alice, "h8")
 	q := h.lastBot(chat)
-	if q.Text != "Which game?" {
-		t.Fatalf("h8 after the duel ended answered %q", q.Text)
+	if q.Text != `Which game is "h8" for?` || len(q.Buttons()) != 2 {
+		t.Fatalf("h8 with two games answered %q with %v", q.Text, q.Buttons())
 	}
-	if got := h.tap(chat, alice, q.ID, button(t, q, "f:")); got != "" {
+	if got := h.tap(chat, alice, q.ID, button(t, q, "f:p:"+string(gomoku.ID())+":")); got != "" {
 		t.Fatalf("choosing the gomoku game answered %q", got)
 	}
 	board := h.lastBot(chat)
 	v, _ := h.svc.Game(context.Background(), gomoku.ID())
-	if board.ID == q.ID || board.Photo == nil || v.Message() != itoa(board.ID) {
-		t.Fatalf("the gomoku board %+v is not a new photo bound to its game (message %q)", board, v.Message())
+	if board.ID == q.ID || board.Photo == nil || v.Message() != itoa(board.ID) || v.MoveNo() != 2 || v.Board().At(engine.Point{X: 7, Y: 7}) != engine.Black {
+		t.Fatalf("the gomoku board %+v is not a new photo bound to its game (message %q) with h8 (move %d)", board, v.Message(), v.MoveNo())
 	}
 	if m, _ := h.fake.Message(chat.ID, q.ID); m.Edits != 0 {
 		t.Errorf("the question was edited %d times", m.Edits)
+	}
+	if now, _ := h.svc.Game(context.Background(), duel.ID()); now.MoveNo() != 0 {
+		t.Errorf("h8 went to the duel too")
 	}
 }

@@ -141,7 +141,8 @@ func duelOpponent(m *tgbotapi.Message, text string) (opp *tgbotapi.User, rest st
 }
 
 // onMessage handles a typed message: a command, or maybe a coordinate.
-// /start also shows the start menu.
+// /start also shows the start menu. Full-width forms read as their ASCII
+// (adapters.FoldWidth).
 func (b *Bot) onMessage(ctx context.Context, update string, m *tgbotapi.Message, lend func(func())) handling {
 	if m.From == nil || m.From.IsBot || m.Chat == nil || m.Text == "" {
 		return handling{}
@@ -152,7 +153,7 @@ func (b *Bot) onMessage(ctx context.Context, update string, m *tgbotapi.Message,
 		Private: m.Chat.IsPrivate(), Update: update, Think: b.think(ctx, chat, lend),
 	}
 	f := &front{b: b, chat: chat, replyTo: m.MessageID, wait: true, lend: lend}
-	text := strings.TrimSpace(m.Text)
+	text := adapters.FoldWidth(strings.TrimSpace(m.Text))
 	if cmd, err := adapters.ParseCommand(text, b.UserName()); err == nil && cmd.Name == adapters.CmdStart {
 		lang := b.disp.Lang(ctx, req)
 		welcome := render.T(lang, render.MsgWelcome) + "\n\n" + render.T(lang, render.MsgPickGame)
@@ -188,6 +189,7 @@ func (b *Bot) text(ctx context.Context, req adapters.Request, m *tgbotapi.Messag
 	if !ok {
 		return b.disp.Text(ctx, req, text)
 	}
+	rest = adapters.FoldWidth(rest)
 	cmd, err = adapters.ParseCommand(rest, b.UserName())
 	switch {
 	case err != nil:

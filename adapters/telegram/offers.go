@@ -44,9 +44,10 @@ func InlineGames() []engine.Rules {
 // game, a level only games against the AI at that level, a side or
 // "exact" preselect. With no words it offers every game of InlineGames,
 // each as an open challenge and against the AI at each level. Words that
-// /play refuses give ErrNoOffer.
+// /play refuses give ErrNoOffer. Full-width forms read as their ASCII
+// (adapters.FoldWidth).
 func InlineOffers(query string) ([]InlineOffer, error) {
-	words := strings.Fields(query)
+	words := strings.Fields(adapters.FoldWidth(query))
 	if len(words) > 0 && strings.EqualFold(words[0], "/"+adapters.CmdPlay) {
 		words = words[1:]
 	}

@@ -24,6 +24,8 @@ func TestInlineOffersFilterAndTravel(t *testing.T) {
 		{"9x9 k4 exact", []string{"d.9x9.k4.exact.random", "a.easy.9x9.k4.exact.first", "a.medium.9x9.k4.exact.first", "a.hard.9x9.k4.exact.first"}},
 		{"chess", nil},
 		{"hard hard", nil},
+		// As a Chinese input method types it.
+		{"ｇｏｍｏｋｕ　ＨＡＲＤ", []string{"a.hard.gomoku.first"}},
 	} {
 		offers, err := InlineOffers(tc.query)
 		var ids []string
