@@ -71,7 +71,7 @@ const (
 
 // catalog holds every message in every language, joined from the
 // per-topic tables; a test checks that each key has each language.
-var catalog = joinCatalogs(baseCatalog, refusalCatalog, picturesCatalog, chatLangCatalog, historyCatalog)
+var catalog = joinCatalogs(baseCatalog, refusalCatalog, picturesCatalog, chatLangCatalog, historyCatalog, terminalCatalog, commandsCatalog)
 
 // joinCatalogs returns one catalog of the messages of parts. A key
 // defined in two parts is a programming error that would silently hide
@@ -150,8 +150,8 @@ var baseCatalog = map[Key]map[Lang]string{
 		Chinese: "/duel [@用户] [棋类] [first|second|random] — 向某人（或任何人）发起对战\n/accept、/decline、/cancel — 接受、拒绝或撤回挑战\n/rematch — 交换先后手再来一局\n/stats — 你的战绩；/top [hard] — 本群排行\n/lang en|zh — 设置语言",
 	},
 	MsgHelpTerminal: {
-		English: "In the terminal: type a button's number; /web — the board's link for a browser; /as NAME — type as another user (/as alone switches back); /quit — leave.",
-		Chinese: "终端里：输入按钮的编号；/web — 在浏览器中打开棋盘的链接；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
+		English: "In the terminal: type a button's number, or a cell like h8; /keys — number the cells of big boards (or stop); /web — the board's link for a browser; /as NAME — type as another user (/as alone switches back); /quit — leave.",
+		Chinese: "终端里：输入按钮的编号，或坐标如 h8；/keys — 给大棋盘的格子编号（或取消）；/web — 在浏览器中打开棋盘的链接；/as 名字 — 以另一个用户的身份输入（只输入 /as 切回）；/quit — 退出。",
 	},
 	MsgWebLink:        {English: "🌐 This board in a browser: %s", Chinese: "🌐 在浏览器中打开这个棋盘：%s"},
 	MsgWebNoGame:      {English: "There is no board on screen. Start a game with /play, then type /web.", Chinese: "屏幕上没有棋盘。先用 /play 开始一局，再输入 /web。"},
@@ -357,6 +357,7 @@ var refusals = []struct {
 	{session.ErrNoUndoRequest, MsgNoUndoRequest},
 	{session.ErrHintDuel, MsgHintDuel},
 	{session.ErrHintLimit, MsgHintsOff},
+	{session.ErrSentRecently, MsgSentRecently},
 }
 
 // ErrorText returns the short message for err in language l: its own
@@ -508,9 +509,6 @@ const (
 	MsgNoButtons Key = "no_buttons"
 	// MsgTypedGameOver refuses a typed move for a game that has ended.
 	MsgTypedGameOver Key = "typed_game_over"
-	// MsgWhichGame asks which of the user's games a typed move or /resign
-	// is for, above a button per game.
-	MsgWhichGame Key = "which_game"
 	// MsgWindow says which cells the buttons of a board window are: its
 	// first and last columns, and its lowest and highest rows.
 	MsgWindow Key = "window"
@@ -551,7 +549,6 @@ var refusalCatalog = map[Key]map[Lang]string{
 		Chinese: "现在没有可以输入的按钮。用 /play 开始一局。",
 	},
 	MsgTypedGameOver: {English: "That game is over; /rematch or /play.", Chinese: "那局棋已经结束；/rematch 或 /play。"},
-	MsgWhichGame:     {English: "Which game?", Chinese: "哪一局？"},
 	MsgWindow: {
 		English: "The buttons are columns %s–%s, rows %s–%s.",
 		Chinese: "按钮是第 %s–%s 列、第 %s–%s 行。",

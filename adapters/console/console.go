@@ -53,7 +53,16 @@ type Console struct {
 	buttons []render.Button
 	// window is the top-left cell of the board window of message, when
 	// its buttons show part of the board: a typed move keeps it.
-	window  *engine.Point
+	window *engine.Point
+	// shown is what message shows, for /keys to show it again.
+	shown adapters.Message
+	// cells says boards larger than the terminal's buttons show their
+	// cells as numbered buttons (/keys); by default they take typed
+	// cells, and only their controls are numbered.
+	cells bool
+	// unnamed says the system gave the user no name: they are called
+	// "you" in their language (render.MsgYou).
+	unnamed bool
 	expired chan adapters.Decision
 	// remote runs on Run's goroutine what another front (the web board)
 	// asks of the terminal's messages.
@@ -75,15 +84,30 @@ func (c *Console) SetWebLinks(link func(session.GameID, session.User) string) { 
 func (c *Console) SetReplayDir(dir string) { c.replays = dir }
 
 // New returns a console where user plays, answering in the language of
-// locale. A user without a handle gets their name as the handle, so that
+// locale. A user without a name is called "you" in their language. A
+// user without a handle gets their name as the handle, so that
 // "/duel @name" reaches them as it does the users of "/as".
 func New(d *adapters.Dispatcher, in io.Reader, out io.Writer, user session.User, locale string) *Console {
-	if user.Handle == "" {
-		user.Handle = user.Name
-	}
-	return &Console{
-		d: d, in: in, out: out, owner: user, user: user, lang: locale,
+	c := &Console{
+		d: d, in: in, out: out, owner: user, user: user, lang: locale, unnamed: user.Name == "",
 		expired: make(chan adapters.Decision, 64), remote: make(chan func()), replays: os.TempDir(),
+	}
+	c.name(render.LangOf(locale))
+	return c
+}
+
+// name completes the owner's name and handle: "you" in language l when
+// the system gave no name.
+func (c *Console) name(l render.Lang) {
+	as := c.user == c.owner
+	if c.unnamed {
+		c.owner.Name, c.owner.Handle = render.T(l, render.MsgYou), ""
+	}
+	if c.owner.Handle == "" {
+		c.owner.Handle = c.owner.Name
+	}
+	if as {
+		c.user = c.owner
 	}
 }
 
@@ -105,7 +129,9 @@ func (c *Console) Expired(v session.View) {
 // Run plays until the input ends, /quit is typed, or ctx is done. On start
 // it shows the user's running game, if any, where it was left.
 func (c *Console) Run(ctx context.Context) error {
-	fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgWelcome))
+	lang := c.d.Lang(ctx, c.request())
+	c.name(lang)
+	fmt.Fprintln(c.out, render.T(lang, render.MsgWelcome))
 	c.carry(ctx, c.d.Resume(ctx, c.request()))
 	c.webLink(ctx, false)
 	lines := make(chan input)
@@ -152,10 +178,12 @@ func (c *Console) Run(ctx context.Context) error {
 			return <-errs
 		}
 		if in.tooLong {
-			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgTooLong, strconv.Itoa(adapters.MaxCommandLen)))
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgTooLong, strconv.Itoa(adapters.MaxCommandLen)))
 			continue
 		}
-		line := strings.TrimSpace(in.text)
+		// Chinese input methods type full-width letters and digits: "１"
+		// is button 1, "／ｑｕｉｔ" /quit.
+		line := strings.TrimSpace(adapters.FoldWidth(in.text))
 		if line == "/quit" || line == "/exit" {
 			return nil
 		}
@@ -190,11 +218,20 @@ func (c *Console) handle(ctx context.Context, line string) {
 	case line == "/web":
 		c.webLink(ctx, true)
 		return
+	case line == "/keys":
+		c.keys(ctx)
+		return
 	case strings.HasPrefix(line, "/"):
 		d := c.d.Text(ctx, c.request(), line)
-		if cmd, err := adapters.ParseCommand(line, ""); err == nil && cmd.Name == adapters.CmdHelp {
-			// The terminal's own commands, after the shared ones.
-			defer fmt.Fprintln(c.out, render.T(d.Lang, render.MsgHelpTerminal))
+		if cmd, err := adapters.ParseCommand(line, ""); err == nil {
+			switch cmd.Name {
+			case adapters.CmdHelp:
+				// The terminal's own commands, after the shared ones.
+				defer fmt.Fprintln(c.out, render.T(d.Lang, render.MsgHelpTerminal))
+			case adapters.CmdLang:
+				// "you" follows the language set.
+				defer c.name(d.Lang)
+			}
 		}
 		c.carry(ctx, d)
 		return
@@ -203,9 +240,13 @@ func (c *Console) handle(ctx context.Context, line string) {
 		n, err := strconv.Atoi(line)
 		switch {
 		case len(c.buttons) == 0:
-			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgNoButtons))
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgNoButtons))
 		case err != nil || n < 1 || n > len(c.buttons):
-			fmt.Fprintln(c.out, "!", render.T(c.d.Lang(ctx, c.request()), render.MsgNoButton, shorten(line), len(c.buttons)))
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgNoButton, shorten(line), len(c.buttons)))
+		case !c.buttons[n-1].Live() && c.buttons[n-1].Action.Game == "":
+			// A control with nothing to do, such as an arrow at the
+			// board's edge: a cell's tells why itself.
+			fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), render.MsgButtonIdle, n))
 		default:
 			// The number picks a button of the keyboard shown last.
 			req := c.request()
@@ -227,7 +268,7 @@ func (c *Console) handle(ctx context.Context, line string) {
 func (c *Console) carry(ctx context.Context, d adapters.Decision) {
 	binds := adapters.Carry(ctx, c, d, nil)
 	if err := c.d.Bind(ctx, binds); err != nil {
-		fmt.Fprintln(c.out, "!", render.ErrorText(d.Lang, err))
+		fmt.Fprintln(c.out, render.ErrorText(d.Lang, err))
 		return
 	}
 	// A new board's link, once the board is its game's message: a move
@@ -263,6 +304,9 @@ func (c *Console) switchUser(ctx context.Context, args []string) {
 	switch {
 	case len(args) == 0 || args[0] == c.owner.Name:
 		c.user = c.owner
+	case len(args) == 1 && reserved(args[0]):
+		fmt.Fprintln(c.out, render.T(lang, render.MsgAsReserved, render.CleanName(args[0])))
+		return
 	case len(args) == 1 && len(args[0]) <= 32 && !strings.ContainsAny(args[0], "@/") && render.CleanName(args[0]) == args[0]:
 		c.user = session.User{ID: "as:" + strings.ToLower(args[0]), Name: args[0], Handle: args[0]}
 	default:
@@ -275,10 +319,11 @@ func (c *Console) switchUser(ctx context.Context, args []string) {
 // Platform returns the console's platform.
 func (c *Console) Platform() session.Platform { return Platform }
 
-// Notify prints a notice for the user, marked with "!".
+// Notify prints a notice for the user, as a line of its own like every
+// other answer.
 func (c *Console) Notify(_ context.Context, text string) error {
 	if text != "" {
-		fmt.Fprintln(c.out, "!", text)
+		fmt.Fprintln(c.out, text)
 	}
 	return nil
 }
@@ -387,34 +432,83 @@ func (c *Console) Edit(_ context.Context, at adapters.Place, m adapters.Message)
 }
 
 // board prints the board of m as message id with its numbered keyboard,
-// which the next number typed taps.
+// which the next number typed taps. A board larger than the terminal's
+// buttons is shown whole with its controls only, and takes typed cells,
+// unless /keys asked for its cells numbered.
 func (c *Console) board(id string, m adapters.Message) {
-	c.message = id
+	c.message, c.shown = id, m
 	b := render.Compose(*m.Game, m.Lang, render.ConsoleLayout, m.WindowIn(render.ConsoleLayout))
+	kb, text := b.Keyboard, b.Text
+	compact := kb.Partial && !c.cells
+	if compact {
+		text = strings.TrimSuffix(text, "\n"+render.WindowText(*m.Game, kb, m.Lang))
+		kb = controls(kb)
+	}
 	fmt.Fprintln(c.out)
-	fmt.Fprintln(c.out, b.Text)
+	fmt.Fprintln(c.out, text)
 	var keys string
-	keys, c.buttons = render.KeyboardText(b.Keyboard)
+	keys, c.buttons = render.KeyboardText(kb)
 	fmt.Fprint(c.out, keys)
+	if compact && m.Game.Status() == session.Running {
+		r := m.Game.Rules()
+		center := engine.Point{X: r.Width / 2, Y: r.Height / 2}
+		hint := render.T(m.Lang, render.MsgTypeCell, render.FormatCoord(center, r))
+		if c.link != nil {
+			hint += " " + render.T(m.Lang, render.MsgTypeCellWeb)
+		}
+		fmt.Fprintln(c.out, hint)
+	}
 	c.window = nil
-	if b.Keyboard.Partial {
-		c.window = &b.Keyboard.Window.Origin
+	if kb.Partial {
+		c.window = &kb.Window.Origin
+	}
+}
+
+// controls returns the rows of kb below its board window, without the
+// arrows that move the window: a board's controls.
+func controls(kb render.Keyboard) render.Keyboard {
+	var out render.Keyboard
+	for _, row := range kb.Rows[kb.Window.Height:] {
+		var keep []render.Button
+		for _, b := range row {
+			if b.Action.Kind != render.Scroll && !(b.Action.Kind == render.Noop && b.Action.Game == "") {
+				keep = append(keep, b)
+			}
+		}
+		if len(keep) > 0 {
+			out.Rows = append(out.Rows, keep)
+		}
+	}
+	return out
+}
+
+// keys answers /keys: boards larger than the terminal's buttons show
+// their cells numbered, or stop; the board on screen is shown again.
+func (c *Console) keys(ctx context.Context) {
+	c.cells = !c.cells
+	key := render.MsgKeysOff
+	if c.cells {
+		key = render.MsgKeysOn
+	}
+	fmt.Fprintln(c.out, render.T(c.d.Lang(ctx, c.request()), key))
+	if c.shown.Game != nil && strings.HasPrefix(c.message, messagePrefix) {
+		c.board(c.message, c.shown)
 	}
 }
 
 // Attach writes a picture (the user's chart, chart-<user>.png) or an
-// animation (a replay) to the replay directory and prints its path and
-// caption, or prints a record.
+// animation (a replay) to the replay directory under the file's name and
+// prints its path and caption, or prints a record.
 func (c *Console) Attach(_ context.Context, f adapters.File) error {
 	if f.Kind == adapters.Record {
 		fmt.Fprintln(c.out, f.Caption)
 		return nil
 	}
-	name, mark := f.Name, "▶️"
+	mark := "▶️"
 	if f.Kind == adapters.Picture {
-		name, mark = "chart-"+c.user.ID+".png", "📈"
+		mark = "📈"
 	}
-	path := filepath.Join(c.replays, name)
+	path := filepath.Join(c.replays, f.Name)
 	if err := os.WriteFile(path, f.Data, 0o644); err != nil {
 		fmt.Fprintln(c.out, "!", err)
 		return err

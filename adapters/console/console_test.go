@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/boardbot/boardbot/adapters"
 	"github.com/boardbot/boardbot/render"
@@ -91,7 +90,7 @@ func TestBadInputGetsShortAnswers(t *testing.T) {
 	for _, want := range []string{
 		"Unknown command /dance",
 		"Boards go from 3x3 to 19x19",
-		`I don't understand "easy"`,
+		`"easy" is given twice.`,
 		"There are no buttons to type now.",
 		"You have no game here.",
 		`"z9" is not a cell of this board.`,
@@ -108,7 +107,7 @@ func TestArrowsMoveTheWindowOfALargeBoard(t *testing.T) {
 	// starts around the centre, columns d to k; ➡️ (button 92) moves it
 	// to the right edge, where button 88, the window's bottom-right cell,
 	// is o3.
-	out := run(t, path, "/play gomoku\n92\n88\n")
+	out := run(t, path, "/keys\n/play gomoku\n92\n88\n")
 	boards := strings.Split(out, "⚫ you  vs")
 	if len(boards) != 4 {
 		t.Fatalf("%d boards shown:\n%s", len(boards)-1, out)
@@ -150,10 +149,14 @@ func TestRefusedCommandsShowTheirOwnUsage(t *testing.T) {
 // why nothing was placed.
 func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
 	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play easy\n5\n5\n/resign\n1\nb2\n")
-	for _, want := range []string{"! That cell is taken.", "! This game is over.", "That game is over; /rematch or /play."} {
+	for _, want := range []string{"> That cell is taken.\n", "> This game is over.\n", "> That game is over; /rematch or /play.\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// A refusal is a line like every other answer, whatever refused.
+	if regexp.MustCompile(`(?m)^(> )?! `).MatchString(out) {
+		t.Errorf("a refusal marked with \"!\":\n%s", out)
 	}
 }
 
@@ -162,11 +165,11 @@ func TestTakenCellAndFinishedGameSayWhy(t *testing.T) {
 func TestNumbersOfNoButtonSayWhichExist(t *testing.T) {
 	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play\n0\n-1\n11\n999\n12345678901234567890\n")
 	for _, want := range []string{
-		"! No button 0 — type one of 1–10.",
-		"! No button -1 — type one of 1–10.",
-		"! No button 11 — type one of 1–10.",
-		"! No button 999 — type one of 1–10.",
-		"! No button 123456789012… — type one of 1–10.",
+		"> No button 0 — type one of 1–10.\n",
+		"> No button -1 — type one of 1–10.\n",
+		"> No button 11 — type one of 1–10.\n",
+		"> No button 999 — type one of 1–10.\n",
+		"> No button 123456789012… — type one of 1–10.\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -184,7 +187,7 @@ func TestNumbersOfNoButtonSayWhichExist(t *testing.T) {
 func TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside(t *testing.T) {
 	// Button 1 is d13, the window's top-left cell; the AI answers e13,
 	// then g10 gets g11: both inside the window, which stays.
-	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ng10\n")
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/keys\n/play gomoku\n1\ng10\n")
 	for _, want := range []string{
 		"⚫ you to move\nThe buttons are columns d–k, rows 3–13.\n[ 1] [ 2]",
 		"Last move: ⚪ e13\nThe buttons are columns d–k, rows 3–13.\n ⚫ ",
@@ -195,7 +198,7 @@ func TestWindowStaysWhereItIsUnlessTheAIsReplyIsOutside(t *testing.T) {
 		}
 	}
 	// After e12 the AI answers d14, above the window: it moves there.
-	out = run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku\n1\ne12\n")
+	out = run(t, filepath.Join(t.TempDir(), "bot.db"), "/keys\n/play gomoku\n1\ne12\n")
 	if !strings.Contains(out, "Last move: ⚪ d14\nThe buttons are columns a–h, rows 5–15.\n") {
 		t.Errorf("the window did not move to the AI's reply outside it:\n%s", out)
 	}
@@ -220,12 +223,10 @@ func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	// Every refusal line of the terminal is Chinese.
-	for line := range strings.SplitSeq(out, "\n") {
-		if strings.HasPrefix(line, "> ! ") || strings.HasPrefix(line, "! ") {
-			if !strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-				t.Errorf("refusal not in Chinese: %q", line)
-			}
+	// No refusal of the terminal is in English.
+	for _, english := range []string{render.T(render.English, render.MsgHelp), render.T(render.English, render.MsgBadAs, "a b"), render.T(render.English, render.MsgTooLong, "200")} {
+		if strings.Contains(out, english) {
+			t.Errorf("output has the English %q", english)
 		}
 	}
 }
@@ -279,5 +280,91 @@ func TestChatLangInTheTerminal(t *testing.T) {
 	out = run(t, path, "/chatlang auto\n/help\n")
 	if !strings.HasPrefix(out, render.T(render.Chinese, render.MsgWelcome)) || !strings.Contains(out, render.T(render.English, render.MsgHelpChatLang)) {
 		t.Errorf("after a restart and /chatlang auto:\n%s", out)
+	}
+}
+
+// TestBigBoardTakesTypedCells plays 15×15 in the terminal: the board is
+// shown whole with its controls only and a line saying to type cells, in
+// under 25 lines a move where the numbered window took about 35; /keys
+// numbers the cells and /keys again stops.
+func TestBigBoardTakesTypedCells(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/play gomoku first\nh8\n/keys\n/keys\n")
+	boards := strings.Split(out, "⚫ you  vs")[1:]
+	if len(boards) != 4 {
+		t.Fatalf("%d boards shown, want 4 (/play, h8, /keys twice):\n%s", len(boards), out)
+	}
+	typeCell := render.T(render.English, render.MsgTypeCell, "h8")
+	for i, b := range []string{boards[0], boards[1], boards[3]} {
+		if n := strings.Count(b, "\n"); n > 25 {
+			t.Errorf("board %d takes %d lines", i, n)
+		}
+		if !strings.Contains(b, "[ 1] 🏳 Resign") || strings.Contains(b, "[ 2] [ 3]") || strings.Contains(b, "The buttons are columns") || !strings.Contains(b, typeCell) {
+			t.Errorf("board %d is not shown with its controls only:\n%s", i, b)
+		}
+	}
+	if !strings.Contains(boards[1], "Last move: ⚪") || !strings.Contains(boards[1], "⚫") {
+		t.Errorf("typed h8 did not play:\n%s", boards[1])
+	}
+	if !strings.Contains(boards[2], "The buttons are columns") || !strings.Contains(boards[2], "[ 1] [ 2]") || strings.Contains(boards[2], typeCell) {
+		t.Errorf("/keys does not number the cells:\n%s", boards[2])
+	}
+	for _, k := range []render.Key{render.MsgKeysOn, render.MsgKeysOff} {
+		if !strings.Contains(out, render.T(render.English, k)) {
+			t.Errorf("/keys did not say %q", render.T(render.English, k))
+		}
+	}
+}
+
+// TestIdleButtonSaysSo types the number of an arrow with nowhere to go
+// (the window at the board's right edge): the terminal says the button
+// does nothing now, where it said nothing.
+func TestIdleButtonSaysSo(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "/keys\n/play gomoku\n92\n92\n")
+	if !strings.Contains(out, "> "+render.T(render.English, render.MsgButtonIdle, 92)+"\n") {
+		t.Errorf("no answer to the idle arrow:\n%s", out)
+	}
+}
+
+// TestUnnamedUserIsYouInTheirLanguage runs the terminal for a user the
+// system gives no name ($USER unset): in Chinese they are 你 on the
+// board and in /stats, and "you" once they switch to English.
+func TestUnnamedUserIsYouInTheirLanguage(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := session.New(st, &session.Config{NewSeed: func() uint64 { return 1 }})
+	var out strings.Builder
+	c := New(adapters.NewDispatcher(svc, Platform, "", nil), strings.NewReader("/play\n/resign\n/stats\n/lang en\n/play\n"), &out, session.User{ID: "local"}, "zh-CN")
+	if err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	zh, en, _ := strings.Cut(out.String(), render.T(render.English, render.MsgLangSet))
+	for _, want := range []string{"❌ 你  对  ⭕", "你 认输了"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("the Chinese part lacks %q:\n%s", want, zh)
+		}
+	}
+	if strings.Contains(zh, "you") {
+		t.Errorf("the Chinese part calls the user \"you\":\n%s", zh)
+	}
+	if !strings.Contains(en, "❌ you  vs  ⭕") {
+		t.Errorf("after /lang en the user is not \"you\":\n%s", en)
+	}
+}
+
+// TestFullWidthNumbersAndCommands types as a Chinese input method does:
+// "／ｋｅｙｓ" is /keys, "５" is button 5, "／ｑｕｉｔ" quits.
+func TestFullWidthNumbersAndCommands(t *testing.T) {
+	out := run(t, filepath.Join(t.TempDir(), "bot.db"), "／ｋｅｙｓ\n/play easy\n５\n／ｑｕｉｔ\n/play\n")
+	if !strings.Contains(out, render.T(render.English, render.MsgKeysOn)) {
+		t.Errorf("／ｋｅｙｓ was not /keys:\n%s", out)
+	}
+	if !strings.Contains(out, "2️⃣⬜❌⬜") {
+		t.Errorf("５ did not tap button 5 (b2):\n%s", out)
+	}
+	if strings.Count(out, "❌ you  vs") != 2 {
+		t.Errorf("want the board shown twice (/play, ５) and nothing after ／ｑｕｉｔ:\n%s", out)
 	}
 }

@@ -34,7 +34,7 @@ func TestDuelYourselfAsTwoUsers(t *testing.T) {
 		"You are now alice.",
 		"Challenge from alice to bob: Tic-tac-toe. alice will play ❌.",
 		"[ 1] ✅ Accept [ 2] 🚫 Decline [ 3] ✖️ Cancel",
-		"! This challenge is not for you.",
+		"> This challenge is not for you.\n",
 		"❌ alice  vs  ⭕ bob · Tic-tac-toe",
 		"Winner: ❌ alice, with three in a row.",
 		"Challenge from bob to alice: Tic-tac-toe. bob will play ❌.", // the rematch, colours swapped
@@ -135,7 +135,7 @@ func TestSweeperUpdatesTheConsole(t *testing.T) {
 // TestTypedMoveGoesToTheGameOnScreen checks, across a restart, that a
 // typed move goes to the game last shown (the duel /accept showed), not
 // to the player's game against the AI; and that once that game is over
-// the player is asked which game, with a button per running game.
+// it goes to the one game left running, without asking which.
 func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
 	run(t, path, "/play easy\n/duel @bob first\n/as bob\n/accept\n/as\n")
@@ -143,14 +143,10 @@ func TestTypedMoveGoesToTheGameOnScreen(t *testing.T) {
 	if !strings.HasSuffix(strings.TrimSuffix(out, "> \n"), "⭕ bob to move\nLast move: ❌ b2\n[ 1] [ 2] [ 3]\n[ 4]  ✖️  [ 6]\n[ 7] [ 8] [ 9]\n[10] 🏳 Resign [11] ↩️ Undo\n") {
 		t.Fatalf("b2 did not go to the duel on screen:\n%s", out)
 	}
-	out = run(t, path, "/as bob\n/resign\n/as\nc3\n1\nc3\n")
-	_, after, ok := strings.Cut(out, "Which game?\n[ 1] ❌ you  vs  ⭕ AI (easy) · Tic-tac-toe\n")
-	if !ok {
-		t.Fatalf("c3 after the duel ended did not ask which game:\n%s", out)
-	}
-	// Button 1 shows the game against the AI; c3 goes to it, and the AI
-	// answers.
-	if last := after[strings.LastIndex(after, "❌ you  vs  ⭕ AI (easy)"):]; !strings.Contains(last, "Last move: ⭕") {
-		t.Errorf("c3 after choosing did not go to the AI game:\n%s", out)
+	// c3 goes to the game against the AI, and the AI answers.
+	out = run(t, path, "/as bob\n/resign\n/as\nc3\n")
+	i := strings.LastIndex(out, "❌ you  vs  ⭕ AI (easy)")
+	if i < 0 || strings.Contains(out, "Which game") || !strings.Contains(out[i:], "Last move: ⭕") {
+		t.Errorf("c3 after the duel ended did not go to the AI game:\n%s", out)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardbot/boardbot/render"
 )
 
 // runAt is run on a clock that stands still, so that a doubled tap is
@@ -29,11 +31,29 @@ func TestHistoryReplayAndExport(t *testing.T) {
 	if strings.Count(out, "▶️ "+gif) != 1 {
 		t.Fatalf("want the replay's path printed once (a doubled tap sends one):\n%s", out)
 	}
+	if !strings.Contains(out, "> "+render.T(render.English, render.MsgSentRecently)+"\n") {
+		t.Errorf("the doubled ▶️ was not told it went a moment ago:\n%s", out)
+	}
 	data, err := os.ReadFile(gif)
 	if err != nil || !bytes.HasPrefix(data, []byte("GIF89a")) {
 		t.Fatalf("replay file: %v, %.6q", err, data)
 	}
 	if n := strings.Count(out, "Moves (1): "); n != 2 {
 		t.Errorf("the record printed %d times, want by 📋 and /export:\n%s", n, out)
+	}
+}
+
+// TestChartFileNameIsSafe checks that the chart of a user of /as, whose
+// id has a colon, is written under a name of letters, digits, "-", "_"
+// and ".".
+func TestChartFileNameIsSafe(t *testing.T) {
+	dir := t.TempDir()
+	out := runAt(t, filepath.Join(dir, "bot.db"), "/as bob\n/play easy second\n/resign\n/stats\n")
+	chart := filepath.Join(dir, "chart-as_bob.png")
+	if !strings.Contains(out, "📈 "+chart+"\n") {
+		t.Fatalf("want the chart written as %s:\n%s", chart, out)
+	}
+	if data, err := os.ReadFile(chart); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Fatalf("chart file: %v, %.6q", err, data)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // TestRenjuForbiddenPointInTheTerminal plays a renju duel in the terminal
 // up to a double three for Black, which the board marks ⛔ and which is
 // refused, typed or by its button, in English and in Chinese, changing nothing;
-// then /play renju exact is refused with /play's usage, and the rematch
+// then /play renju exact is refused with what conflicts, and the rematch
 // is renju again.
 func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
@@ -20,7 +20,7 @@ func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 	at := func(x, y int) string { return render.FormatCoord(engine.Point{X: x, Y: y}, r) }
 	foul := at(7, 7)
 	script := strings.Join([]string{
-		"/as alice", "/duel @bob renju first",
+		"/keys", "/as alice", "/duel @bob renju first",
 		"/as bob", "/accept",
 		"/as alice", at(5, 7), "/as bob", at(0, 0),
 		"/as alice", at(6, 7), "/as bob", at(14, 0),
@@ -39,7 +39,7 @@ func TestRenjuForbiddenPointInTheTerminal(t *testing.T) {
 		"Forbidden for Black: double three.",
 		"黑棋禁手：三三。",
 		"上一步：⚫ " + at(8, 7), // the legal move after the refusals
-		"无法理解 \"renju\"",
+		"renju 和 exact 是不同的规则：请只选一个。",
 		"Challenge from bob to alice: Renju 15×15.", // the rematch keeps the rule
 	} {
 		if !strings.Contains(out, want) {

@@ -6,14 +6,16 @@
 //
 //	bot [-config FILE] [-db FILE]
 //
+// bot -h prints the flags and the environment variables.
+//
 // With metrics.listen set (env BOT_METRICS_LISTEN; a bare ":PORT" is
 // loopback only) it serves /metrics and /healthz on that address, and
 // /backup to requests bearing metrics.backup_token (env BOT_BACKUP_TOKEN).
 //
-// Configuration comes from the YAML file (see config.example.yaml) with
-// environment variables overriding it: TELEGRAM_TOKEN,
-// TELEGRAM_API_ENDPOINT, TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, BOT_DB,
-// BOT_LOG_LEVEL, BOT_METRICS_LISTEN, BOT_BACKUP_TOKEN.
+// Configuration comes from the defaults, overridden by the YAML file (see
+// config.example.yaml), overridden by environment variables (such as
+// TELEGRAM_TOKEN, DISCORD_TOKEN, BOT_DB, BOT_LOG_LEVEL,
+// BOT_METRICS_LISTEN, BOT_BACKUP_TOKEN), overridden by the flags.
 package main
 
 import (
@@ -51,18 +53,30 @@ func main() {
 // cut from everything it writes to stderr and from its error.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // a bad flag is one line of the error; -h prints usage to stdout
 	configPath := fs.String("config", "", "YAML config `file` (see config.example.yaml)")
-	dbPath := fs.String("db", "", "bbolt database `file` (default from config: data/bot.db)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	dbPath := fs.String("db", "", "bbolt database `file`: database.path (default data/bot.db)")
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		usage(fs)
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("%w (bot -h lists the flags)", err)
 	}
-	cfg, err := loadConfig(*configPath, getenv)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: the bot takes flags only; for a config file write -config %s", fs.Arg(0), fs.Arg(0))
+	}
+	// The flags given override the file and the environment.
+	flags := func(c *Config) {
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "db" {
+				c.Database.Path = *dbPath
+			}
+		})
+	}
+	cfg, err := loadConfig(*configPath, getenv, flags)
 	if err != nil {
 		return err
-	}
-	if *dbPath != "" {
-		cfg.Database.Path = *dbPath
 	}
 	if r := newRedactor(cfg.secrets()); r != nil {
 		stderr = redactWriter{w: stderr, r: r}
@@ -73,6 +87,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// Secrets log redacted (Secret.LogValue).
 	log.Debug("configuration", "backend", cfg.Database.Backend, "db", cfg.Database.Path, "etcd", cfg.Database.Etcd.Endpoints, "telegram_token", cfg.Telegram.Token,
 		"discord_token", cfg.Discord.Token, "metrics", cfg.Metrics.Listen, "limits", cfg.Limits, "ai", cfg.AI)
+
+	// The terminal game runs without a platform token, or when asked for.
+	terminal := cfg.Console.Enabled || (cfg.Telegram.Token == "" && cfg.Discord.Token == "")
+	// Every address is bound (or tried) before anything starts, so that a
+	// taken or bad one stops the bot before anyone plays.
+	lns, err := bindListeners(cfg, terminal)
+	if err != nil {
+		return err
+	}
+	defer lns.close()
 
 	var live atomic.Pointer[session.Service]
 	m := newMetrics(func() (int, error) {
@@ -86,12 +110,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	ops := &startingHandler{metrics: m.handler()}
 	opsDone := make(chan struct{})
 	var opsErr error
-	if cfg.Metrics.Listen != "" {
+	if lns.ops != nil {
 		opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 		backup := cfg.Metrics.BackupToken != "" && cfg.Database.Backend == "bbolt"
 		go func() {
 			defer close(opsDone)
-			opsErr = serveOps(opsCtx, cfg.Metrics.Listen, ops, backup, log, startHooks.opsListening)
+			opsErr = serveOps(opsCtx, lns.ops, ops, backup, log, startHooks.opsListening)
 		}()
 		defer func() {
 			stopOps()
@@ -137,7 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	ops.ready(opsHandler(m, store.Store, store.bolt, backupConfig{Token: cfg.Metrics.BackupToken}, log))
 
 	var servers []server
-	if cfg.Metrics.Listen != "" {
+	if lns.ops != nil {
 		servers = append(servers, func(ctx context.Context) error {
 			select {
 			case <-opsDone:
@@ -216,9 +240,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		servers = append(servers, tg.Run)
 	}
 	var con *console.Console
-	if len(servers) == 0 || (len(servers) == 1 && cfg.Metrics.Listen != "") || cfg.Console.Enabled {
+	if terminal {
 		d := adapters.NewDispatcher(svc, console.Platform, "", log)
-		user := session.User{ID: "local", Name: getenvDefault(getenv, "USER", "you")}
+		user := session.User{ID: "local", Name: getenv("USER")}
 		con = console.New(d, stdin, stdout, user, cfg.Console.Locale)
 		con.SetReplayDir(filepath.Dir(cfg.Database.Path))
 		onExpire[console.Platform] = con.Expired
@@ -228,16 +252,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return con.Run(ctx)
 		})
 	}
-	// Bound before the game starts, so that a bad address stops the bot
-	// before anyone plays.
-	ln, err := listenWeb(cfg.Web, con != nil)
-	if err != nil {
-		return err
-	}
-	if ln != nil {
+	if ln := lns.web; ln != nil {
 		wb, err = newWebBoard(ctx, cfg, ln, svc, dispatchers, fronts, log)
 		if err != nil {
-			ln.Close()
 			return err
 		}
 		if con != nil {
@@ -248,6 +265,33 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	defer startSweeper(ctx, store, svc, log)()
 	return serve(ctx, servers, cfg.ShutdownTimeout)
+}
+
+// usage prints the help of bot -h: what it does, the flags, and which of
+// the defaults, the file, the environment and the flags wins.
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, `Usage: bot [-config FILE] [-db FILE]
+
+Runs the board-game bot: on Telegram and Discord when their tokens are
+set, and otherwise as a game in the terminal.
+
+Each setting is read from these, a later one overriding an earlier:
+  defaults < YAML file (-config; config.example.yaml lists every key)
+  < environment variables (listed below) < flags
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "\nEnvironment variables, and the keys they override:")
+	var vars [][2]string
+	for _, e := range envOverrides {
+		vars = append(vars, [2]string{e.name, e.key})
+	}
+	vars = append(vars, [2]string{hintsEnv, "limits.hints_per_game"}, [2]string{historyKeepEnv, "history.keep"})
+	for _, v := range vars {
+		fmt.Fprintf(w, "  %-24s %s\n", v[0], v[1])
+	}
 }
 
 // server is a platform serving until its context is done.
