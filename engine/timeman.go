@@ -27,7 +27,7 @@ type limits struct {
 // boards play the best move of an iteration the clock cuts short (see
 // searcher.best), an iteration started late is no longer wasted, and ten
 // (new iterations until the budget is spent) with that rule beat six
-// without it: see the README's measurements.
+// without it: see the measurements in docs/engine.md.
 const softShare = 10
 
 // checkEvery is how many nodes pass between two looks at the clock and
