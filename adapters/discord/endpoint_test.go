@@ -530,13 +530,7 @@ func TestEndpointFinishesWhatADeadReplicaDeferred(t *testing.T) {
 		t.Fatalf("tap answered %+v, want a deferred update (6)", resp)
 	}
 	// The deferral is kept as it is written: wait for the keeping.
-	for !kept(t, b.svc, id) {
-		select {
-		case <-changes:
-		case <-time.After(waitLimit):
-			t.Fatal("the deferral is not kept")
-		}
-	}
+	waitKept(t, changes, b.svc, id)
 	calls := len(fake.Calls())
 	// A is stuck for good: B takes the tap over on its next tick.
 	b.tick(t)
@@ -632,13 +626,7 @@ func TestEndpointLateHandlingKeepsTheBoardAnotherPosted(t *testing.T) {
 	if resp := fake.Response(id); resp.Type != 5 {
 		t.Fatalf("/play answered %+v, want a deferral (5)", resp)
 	}
-	for !kept(t, b.svc, id) {
-		select {
-		case <-changes:
-		case <-time.After(waitLimit):
-			t.Fatal("the deferral is not kept")
-		}
-	}
+	waitKept(t, changes, b.svc, id)
 	b.tick(t)
 	b.waitHandled(t, id)
 	board, ok := fake.Message(fake.Response(id).Original)
@@ -655,6 +643,19 @@ func TestEndpointLateHandlingKeepsTheBoardAnotherPosted(t *testing.T) {
 	}
 	if m, ok := fake.Message(board.ID); !ok || m.Deleted || len(placeButtons(m)) != 8 {
 		t.Errorf("the board after A's late handling: %+v", m)
+	}
+}
+
+// waitKept waits, on the store's changes, until interaction id is kept
+// in the inbox.
+func waitKept(t *testing.T, changes clientv3.WatchChan, svc *session.Service, id string) {
+	t.Helper()
+	for !kept(t, svc, id) {
+		select {
+		case <-changes:
+		case <-time.After(waitLimit):
+			t.Fatal("the deferral is not kept")
+		}
 	}
 }
 

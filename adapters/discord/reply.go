@@ -194,12 +194,7 @@ func (r *reply) Send(ctx context.Context, _ string, m adapters.Message) (string,
 			return "", r.b.logErr("post the board", r.i, err)
 		}
 		if sent {
-			var msg *discordgo.Message
-			err := r.webhook(ctx, func() error {
-				var err error
-				msg, err = r.b.s.InteractionResponse(r.i, discordgo.WithContext(ctx))
-				return err
-			})
+			msg, err := r.original(ctx)
 			if err != nil {
 				return "", r.b.logErr("find the posted board", r.i, err)
 			}
@@ -356,18 +351,24 @@ func (r *reply) ephemeral(ctx context.Context, text string, comps ...discordgo.M
 	r.b.logErr("reply", r.i, err)
 }
 
-// thinking reports whether the original of a deferred command still
-// shows the deferral's "thinking…": another handling of the interaction
-// (a replica that took it over, or one that died after answering it) may
-// have put the board there. When Discord cannot say, the original is left
-// as it is.
-func (r *reply) thinking(ctx context.Context) bool {
+// original reads the interaction's original response.
+func (r *reply) original(ctx context.Context) (*discordgo.Message, error) {
 	var msg *discordgo.Message
 	err := r.webhook(ctx, func() error {
 		var err error
 		msg, err = r.b.s.InteractionResponse(r.i, discordgo.WithContext(ctx))
 		return err
 	})
+	return msg, err
+}
+
+// thinking reports whether the original of a deferred command still
+// shows the deferral's "thinking…": another handling of the interaction
+// (a replica that took it over, or one that died after answering it) may
+// have put the board there. When Discord cannot say, the original is left
+// as it is.
+func (r *reply) thinking(ctx context.Context) bool {
+	msg, err := r.original(ctx)
 	if err != nil {
 		r.b.logErr("read the original", r.i, err)
 		return false

@@ -84,16 +84,7 @@ func TestConfigReferenceMatchesTheExample(t *testing.T) {
 		}
 	}
 	fields("", reflect.TypeFor[Config]())
-	for _, k := range accepted {
-		if !slices.Contains(inExample, k) {
-			t.Errorf("%s is a key of the bot (Config) but not written out in config.example.yaml (commented out?)", k)
-		}
-	}
-	for _, k := range inExample {
-		if !slices.Contains(accepted, k) {
-			t.Errorf("%s is in config.example.yaml but not a key of the bot (Config)", k)
-		}
-	}
+	sameKeys(t, accepted, "the bot's keys (Config)", inExample, "config.example.yaml (commented out?)")
 
 	keyCell := regexp.MustCompile("^`([a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)*)`$")
 	var inReference []string
@@ -112,16 +103,7 @@ func TestConfigReferenceMatchesTheExample(t *testing.T) {
 	if len(inExample) < 40 || len(inReference) < 40 {
 		t.Fatalf("found %d keys in config.example.yaml and %d in docs/configuration.md; is the parsing broken?", len(inExample), len(inReference))
 	}
-	for _, k := range inExample {
-		if !slices.Contains(inReference, k) {
-			t.Errorf("%s is in config.example.yaml but not in the tables of docs/configuration.md", k)
-		}
-	}
-	for _, k := range inReference {
-		if !slices.Contains(inExample, k) {
-			t.Errorf("%s is in docs/configuration.md but not in config.example.yaml", k)
-		}
-	}
+	sameKeys(t, inExample, "config.example.yaml", inReference, "the tables of docs/configuration.md")
 
 	// The package's source, without its tests.
 	files, err := filepath.Glob("*.go")
@@ -151,6 +133,22 @@ func TestConfigReferenceMatchesTheExample(t *testing.T) {
 		if !documented[m[1]] {
 			t.Errorf("cmd/bot reads the environment variable %s, which docs/configuration.md does not name", m[1])
 			documented[m[1]] = true // once
+		}
+	}
+}
+
+// sameKeys reports each key of a (named aName) that b (bName) lacks, and
+// each of b that a lacks.
+func sameKeys(t *testing.T, a []string, aName string, b []string, bName string) {
+	t.Helper()
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			t.Errorf("%s is in %s but not in %s", k, aName, bName)
+		}
+	}
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			t.Errorf("%s is in %s but not in %s", k, bName, aName)
 		}
 	}
 }
