@@ -122,9 +122,9 @@ var calibration = []struct {
 	want  float64
 }{
 	{Rules{7, 7, 5, false, false}, Hard, Medium, 95},
-	{Rules{7, 7, 5, false, false}, Medium, Easy, 80},
+	{Rules{7, 7, 5, false, false}, Medium, Easy, 90},
 	{Rules{15, 15, 5, false, false}, Hard, Medium, 95},
-	{Rules{15, 15, 5, false, false}, Medium, Easy, 80},
+	{Rules{15, 15, 5, false, false}, Medium, Easy, 90},
 	{Rules{15, 15, 5, true, false}, Hard, Medium, 95},
 	{Rules{15, 15, 5, false, true}, Hard, Medium, 95},
 	{Rules{19, 19, 5, false, false}, Hard, Medium, 95},

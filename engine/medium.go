@@ -7,10 +7,15 @@ import (
 
 // medium looks one move ahead. On 3×3 it plays by rules in order: win now,
 // block the opponent's win, take the centre, take a corner, else a cell
-// next to a stone. On larger boards it scores every empty cell near the
-// stones by what a stone there makes for itself (attack) and what it takes
-// from the opponent (defence), from the line patterns, and plays one of the
-// best few at random; a win or a block of a win always comes first.
+// next to a stone. On larger boards it wins when it can, blocks a four,
+// makes an unstoppable four of its own (which wins first), and, on boards
+// of gomoku's size, blocks an open three: a move that leaves the opponent
+// no unstoppable four (on smaller boards that defence draws nearly every
+// game, even against hard, and medium must stay beatable); else it
+// scores every empty cell near the stones by what a stone there makes for
+// itself (attack) and what it takes from the opponent (defence), from the
+// line patterns, and plays one of the best few at random. It does not see
+// the opponent's double threats coming: a thoughtful player beats it.
 type medium struct{ rng *rand.Rand }
 
 // Move returns the move the rules or the scan choose.
@@ -32,6 +37,9 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 	case len(ms) == 0:
 		// Under renju every cell near the stones is a foul for Black.
 		return pick(m.rng, b.LegalMoves()), nil
+	case th.oppFive < 0 && th.myFlex >= 0:
+		// An open four: the opponent has no four to answer with.
+		return p.point(int(th.myFlex)), nil
 	}
 	me, op := p.side, 3-p.side
 	for i := range ms {
@@ -40,11 +48,37 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 		ms[i].value = attack + p.lineDefence(c, op)
 	}
 	sortMoves(ms)
+	if th.oppFive < 0 && th.oppFlex && r.Width >= gomokuSize && r.Height >= gomokuSize {
+		if blocks := p.blocks(ms); len(blocks) > 0 {
+			ms = blocks
+		}
+	}
 	n := 1
 	for n < len(ms) && n < 4 && ms[n].value*4 >= ms[0].value*3 {
 		n++
 	}
 	return p.point(int(ms[m.rng.IntN(n)].cell)), nil
+}
+
+// gomokuSize is the side of the smallest board on which medium blocks
+// open threes: gomoku's 15×15.
+const gomokuSize = 15
+
+// blocks returns the moves of ms, in their order, after which the
+// opponent has no cell that makes an unstoppable four: the blocks of
+// every open three. It is empty when no move blocks them all (the
+// opponent made two open threes at once).
+func (p *pos) blocks(ms []move) []move {
+	var out []move
+	for _, m := range ms {
+		p.play(int(m.cell))
+		_, th := p.scan(nil)
+		p.undo()
+		if th.myFlex < 0 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // lineDefence is what a stone at i takes from side s as medium sees it:
