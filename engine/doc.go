@@ -17,7 +17,9 @@
 // (tt.go), killer and history ordering, VCF at inner nodes and VCF and VCT
 // at the root (vcf.go), a narrow, deep VCT that finds its own wins and
 // leaves out root moves that lose to the opponent's (vctn.go), within a
-// time or node budget (timeman.go).
+// time or node budget (timeman.go). The three levels are named points on
+// a ladder of Rungs strengths measured in Elo (ladder.go): rungs between
+// them blend the levels' moves or bound hard's search by nodes.
 //
 // Concurrency: a Player is not safe for concurrent use, but separate
 // players may run in separate goroutines. The only state shared between

@@ -41,6 +41,8 @@ func NewPlayerWith(l Level, o Options) (Player, error) {
 	case Hard:
 		return &hard{opts: o}, nil
 	}
+	// Adaptive plays at a rung (NewRungPlayer), which a level alone does
+	// not say.
 	return nil, fmt.Errorf("engine: new player %v: %w", l, ErrBadLevel)
 }
 
