@@ -3,6 +3,7 @@ package adapters
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -277,10 +278,17 @@ func TestStatsNameGamesAndLevelsInTheUsersLanguage(t *testing.T) {
 			"其他棋盘 对 AI（困难）：胜 0，负 1，平 0\n" +
 			"五子棋 对 AI（中等）：胜 0，负 1，平 0",
 	}
+	// Then the rating against the AI in each family, which every game
+	// moved: its value depends on the ladder's Elo table.
+	vsAI := map[string]*regexp.Regexp{
+		"/lang en": regexp.MustCompile(`^\nRating against the AI, Tic-tac-toe: -?\d+ ± \d+ \(games counted: 1\)\nRating against the AI, Other boards: -?\d+ ± \d+ \(games counted: 1\)\nRating against the AI, Gomoku: -?\d+ ± \d+ \(games counted: 1\)$`),
+		"/lang zh": regexp.MustCompile(`^\n对 AI 的积分（井字棋）：-?\d+ ± \d+（计入 1 局）\n对 AI 的积分（其他棋盘）：-?\d+ ± \d+（计入 1 局）\n对 AI 的积分（五子棋）：-?\d+ ± \d+（计入 1 局）$`),
+	}
 	for lang, stats := range want {
 		read(d.Text(ctx, req("alice"), lang))
-		if r := read(d.Text(ctx, req("alice"), "/stats")); r.Text != stats {
-			t.Errorf("/stats after %s:\n%s\nwant\n%s", lang, r.Text, stats)
+		r := read(d.Text(ctx, req("alice"), "/stats"))
+		if rest, ok := strings.CutPrefix(r.Text, stats); !ok || !vsAI[lang].MatchString(rest) {
+			t.Errorf("/stats after %s:\n%s\nwant\n%s\nand the ratings against the AI", lang, r.Text, stats)
 		}
 	}
 }

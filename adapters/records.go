@@ -96,10 +96,24 @@ func (b *builder) stats() Decision {
 	if len(lines) == 1 {
 		lines = append(lines, render.T(lang, render.MsgStatsNone))
 	}
+	lines = append(lines, aiRatings(st, lang)...)
 	if bars := render.ChartBars(st); len(st.Ratings) > 0 || len(bars) > 0 {
 		b.chart(st, bars)
 	}
 	return b.say(strings.Join(lines, "\n"), nil)
+}
+
+// aiRatings returns the /stats lines of the user's ratings against the
+// AI, a line per family where a game counted.
+func aiRatings(st session.Stats, l render.Lang) []string {
+	var lines []string
+	for i, f := range session.Families {
+		if n := st.AIGames[i]; n > 0 {
+			r := st.AIRating(f)
+			lines = append(lines, render.T(l, render.MsgStatsVsAI, render.FamilyName(l, f), int(math.Round(r.Value)), int(math.Round(r.Deviation)), n))
+		}
+	}
+	return lines
 }
 
 // chart adds the user's progress chart: their stats st, with the bars
@@ -111,7 +125,7 @@ func (b *builder) chart(st session.Stats, bars []render.ChartBar) Decision {
 		return b.done()
 	}
 	kb := render.ChartKeyboard(b.lang)
-	return b.attach(File{Kind: Picture, Name: fileName("chart", b.req.User.ID, ".png"), Data: png, Caption: render.ChartCaption(b.lang, st.Ratings, bars), Buttons: &kb})
+	return b.attach(File{Kind: Picture, Name: fileName("chart", b.req.User.ID, ".png"), Data: png, Caption: strings.Join(append([]string{render.ChartCaption(b.lang, st.Ratings, bars)}, aiRatings(st, b.lang)...), "\n"), Buttons: &kb})
 }
 
 // fileName returns the name of a file sent: kind, a dash, id and ext,

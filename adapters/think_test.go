@@ -39,7 +39,7 @@ func TestThinkIsTheAIPoolRule(t *testing.T) {
 		{"ttt", engine.Easy, false},
 	} {
 		rules, _ := engine.Preset(tt.preset)
-		if got := session.Expensive(tt.level, rules); got != tt.slow {
+		if got := session.Expensive(tt.level.Rung(), rules); got != tt.slow {
 			t.Errorf("Expensive(%v, %s) = %v", tt.level, tt.preset, got)
 		}
 		st, err := boltstore.Open(filepath.Join(t.TempDir(), "bot.db"), &boltstore.Options{NoSync: true})

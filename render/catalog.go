@@ -71,7 +71,7 @@ const (
 
 // catalog holds every message in every language, joined from the
 // per-topic tables; a test checks that each key has each language.
-var catalog = joinCatalogs(baseCatalog, refusalCatalog, picturesCatalog, chatLangCatalog, historyCatalog, terminalCatalog, commandsCatalog)
+var catalog = joinCatalogs(baseCatalog, refusalCatalog, picturesCatalog, chatLangCatalog, historyCatalog, terminalCatalog, adaptiveCatalog, commandsCatalog)
 
 // joinCatalogs returns one catalog of the messages of parts. A key
 // defined in two parts is a programming error that would silently hide
@@ -98,8 +98,8 @@ var baseCatalog = map[Key]map[Lang]string{
 		Chinese: "欢迎！和我或朋友下井字棋或五子棋。试试 /play hard，或者 /help。",
 	},
 	MsgHelp: {
-		English: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — start a game, words in any order (defaults: medium ttt first; exact: only exactly K in a row wins; renju, with five in a row: Black may not make a double three, a double four or an overline, ⛔ on the board)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
-		Chinese: "/play [easy|medium|hard] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — 开始一局，参数顺序不限（默认：medium ttt first；exact：恰好 K 子连成一线才算赢；renju：五子连珠，黑棋不得下三三、四四或长连，棋盘上标为 ⛔）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
+		English: "/play [easy|medium|hard|adaptive] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — start a game, words in any order (defaults: medium ttt first; adaptive, or adapt: the AI plays at your rating against it; exact: only exactly K in a row wins; renju, with five in a row: Black may not make a double three, a double four or an overline, ⛔ on the board)\n/resign — give up your game; /start — the welcome (on Telegram a menu of games)\nTap a cell to place a stone, or type its name, like b2.",
+		Chinese: "/play [easy|medium|hard|adaptive] [ttt|4x4|5x5|7x7|gomoku|gomoku19|renju|WxH kK] [first|second|random] [exact|renju] — 开始一局，参数顺序不限（默认：medium ttt first；adaptive 或 adapt：AI 按你对它的积分调整强度；exact：恰好 K 子连成一线才算赢；renju：五子连珠，黑棋不得下三三、四四或长连，棋盘上标为 ⛔）\n/resign — 认输；/start — 欢迎语（Telegram 上是棋盘菜单）\n点击格子落子，或输入坐标，如 b2。",
 	},
 	MsgUnknownCommand: {
 		English: "Unknown command %s. Try /play hard or /help.",

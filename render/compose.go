@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -320,6 +321,9 @@ func seatLabel(v session.View, s engine.Stone, l Lang) string {
 // CleanName), else their handle, else "Player" and the end of their id;
 // or the AI and its level.
 func SeatName(s session.Seat, l Lang) string {
+	if s.AI == engine.Adaptive && s.Rung.Valid() {
+		return T(l, MsgAI, T(l, MsgAdaptiveAt, int(math.Round(s.Rung.Elo()))))
+	}
 	if s.IsAI() {
 		return T(l, MsgAI, LevelName(l, s.AI))
 	}
@@ -715,6 +719,8 @@ func LevelName(l Lang, lv engine.Level) string {
 		return T(l, MsgLevelMedium)
 	case engine.Hard:
 		return T(l, MsgLevelHard)
+	case engine.Adaptive:
+		return T(l, MsgLevelAdaptive)
 	}
 	return lv.String()
 }

@@ -238,6 +238,12 @@ func (t *Turn) Rematch(id GameID) (shown View, err error) {
 	}
 	g := t.s.newGame(who, old.Rules, Running)
 	g.Seats = [2]Seat{old.Seats[1], old.Seats[0]}
+	for i := range g.Seats {
+		// An adaptive AI meets the player at their rating as it is now.
+		if err := t.adapt(&g.Seats[i], who.User.ID, old.Rules); err != nil {
+			return View{}, err
+		}
+	}
 	var check func() (View, error)
 	if g.IsDuel() {
 		g.Status, g.Challenger = Open, g.SideOf(who.User.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -34,10 +35,39 @@ type Seat struct {
 	User User `json:"user,omitzero"`
 	// AI is the level of the AI in this seat; zero for a person.
 	AI engine.Level `json:"ai,omitempty"`
+	// Rung is the rung of the strength ladder an adaptive AI plays at,
+	// chosen when the game started from the player's rating against the
+	// AI; zero for the other seats.
+	Rung engine.Rung `json:"rung,omitempty"`
 }
 
 // IsAI reports whether the AI plays this seat.
 func (s Seat) IsAI() bool { return s.AI != 0 }
+
+// Strength returns the rung of the strength ladder the AI of this seat
+// plays at: its own for an adaptive AI, its level's for the others.
+func (s Seat) Strength() engine.Rung {
+	if s.AI == engine.Adaptive {
+		return s.Rung
+	}
+	return s.AI.Rung()
+}
+
+// Named returns the fixed level nearest the strength the AI of this seat
+// plays at: its own level, or, for an adaptive AI, the level whose rung's
+// Elo is nearest its rung's. Results are tallied under it.
+func (s Seat) Named() engine.Level {
+	if s.AI != engine.Adaptive {
+		return s.AI
+	}
+	best := engine.Easy
+	for _, l := range engine.Levels {
+		if math.Abs(l.Rung().Elo()-s.Rung.Elo()) < math.Abs(best.Rung().Elo()-s.Rung.Elo()) {
+			best = l
+		}
+	}
+	return best
+}
 
 // Status is where a game is in its life.
 type Status string
@@ -370,6 +400,9 @@ func (t *Turn) Start(req StartRequest) (shown View, err error) {
 	defer t.s.lockStart(who.Platform, who.Chat, who.User.ID)()
 	g := t.s.newGame(who, req.Rules, Running)
 	human, ai := Seat{User: who.User}, Seat{AI: req.Level}
+	if err := t.adapt(&ai, who.User.ID, req.Rules); err != nil {
+		return View{}, err
+	}
 	g.Seats = [2]Seat{human, ai}
 	if pickSide(req.Side, g.Seed) == Second {
 		g.Seats = [2]Seat{ai, human}
@@ -379,6 +412,21 @@ func (t *Turn) Start(req StartRequest) (shown View, err error) {
 		alone = ownChat(who)
 	}
 	return t.create(&g, t.runningAI, alone)
+}
+
+// adapt sets the rung an adaptive AI in seat plays a game of rules r at
+// against user, from the user's rating against the AI (Stats.AdaptiveRung);
+// other seats are left as they are.
+func (t *Turn) adapt(seat *Seat, user string, r engine.Rules) error {
+	if seat.AI != engine.Adaptive {
+		return nil
+	}
+	st, err := t.Stats(user)
+	if err != nil {
+		return err
+	}
+	seat.Rung = st.AdaptiveRung(r)
+	return nil
 }
 
 // ownChat returns the check of a game new to a chat that is one message
@@ -783,24 +831,29 @@ func (s *Service) play(g *Game, b *engine.Board, p engine.Point) error {
 	return nil
 }
 
-// player returns the AI player of level l drawing on rng: Config.NewPlayer's
-// or the engine's.
-func (s *Service) player(l engine.Level, rng *rand.Rand) (engine.Player, error) {
+// player returns the AI player of seat drawing on rng: Config.NewPlayer's
+// (for an adaptive seat, at the fixed level nearest its rung) or the
+// engine's.
+func (s *Service) player(seat Seat, rng *rand.Rand) (engine.Player, error) {
 	if s.newPlayer != nil {
-		return s.newPlayer(l, rng)
+		return s.newPlayer(seat.Named(), rng)
 	}
-	return engine.NewPlayerWith(l, engine.Options{Rand: rng, ThinkTime: s.thinkTime})
+	o := engine.Options{Rand: rng, ThinkTime: s.thinkTime}
+	if seat.AI == engine.Adaptive {
+		return engine.NewRungPlayer(seat.Rung, o)
+	}
+	return engine.NewPlayerWith(seat.AI, o)
 }
 
-// think asks the AI of level for its move on b.
-func (s *Service) think(ctx context.Context, g *Game, b *engine.Board, level engine.Level) (engine.Point, error) {
-	ai, err := s.player(level, rand.New(rand.NewPCG(g.Seed, uint64(g.MoveNo()))))
+// think asks the AI of seat for its move on b.
+func (s *Service) think(ctx context.Context, g *Game, b *engine.Board, seat Seat) (engine.Point, error) {
+	ai, err := s.player(seat, rand.New(rand.NewPCG(g.Seed, uint64(g.MoveNo()))))
 	if err != nil {
 		return engine.Point{}, fmt.Errorf("session: game %s: %w", g.ID, err)
 	}
 	start := time.Now()
 	p, err := ai.Move(ctx, b.Clone())
-	s.observer.Thought(level, g.Rules, time.Since(start))
+	s.observer.Thought(seat.AI, g.Rules, time.Since(start))
 	if err != nil {
 		return engine.Point{}, fmt.Errorf("session: game %s: AI move: %w", g.ID, err)
 	}

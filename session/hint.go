@@ -62,7 +62,7 @@ func (t *Turn) Hint(req HintRequest) (shown View, err error) {
 		if err != nil {
 			return View{}, err
 		}
-		p, err := t.search(position(&g, "hint"), engine.Hard, g.Rules, func() (engine.Point, error) { return s.suggest(t.ctx, &g, b) })
+		p, err := t.search(position(&g, "hint"), Expensive(engine.Hard.Rung(), g.Rules), func() (engine.Point, error) { return s.suggest(t.ctx, &g, b) })
 		if err != nil {
 			return View{}, fmt.Errorf("session: hint in game %s: %w", g.ID, err)
 		}
@@ -82,7 +82,7 @@ func (t *Turn) Hint(req HintRequest) (shown View, err error) {
 // suggest returns the move the hard AI would play on b for the side to
 // move.
 func (s *Service) suggest(ctx context.Context, g *Game, b *engine.Board) (engine.Point, error) {
-	ai, err := s.player(engine.Hard, rand.New(rand.NewPCG(g.Seed, hintStream+uint64(g.MoveNo()))))
+	ai, err := s.player(Seat{AI: engine.Hard}, rand.New(rand.NewPCG(g.Seed, hintStream+uint64(g.MoveNo()))))
 	if err != nil {
 		return engine.Point{}, fmt.Errorf("session: game %s: %w", g.ID, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
+	"github.com/boardbot/boardbot/session/rating"
 )
 
 // Bucket names in the kv store.
@@ -850,6 +851,9 @@ func wellFormed(g *Game) error {
 				return fmt.Errorf("AI level %d", s.AI)
 			}
 		}
+		if (s.AI == engine.Adaptive) != s.Rung.Valid() || (s.Rung != 0 && !s.Rung.Valid()) {
+			return fmt.Errorf("AI level %v at rung %d", s.AI, s.Rung)
+		}
 	}
 	switch {
 	case ai == 2:
@@ -924,6 +928,10 @@ type statsRecord struct {
 	// Ratings are Stats.Ratings as whole points; older records have
 	// none, and older releases ignore them.
 	Ratings []int `json:"hist,omitempty"`
+	// VsAI and AIGames are Stats.VsAI and Stats.AIGames, by family, when
+	// a game against the AI counted; older records have none.
+	VsAI    []rating.Rating `json:"vsai,omitempty"`
+	AIGames []int           `json:"aig,omitempty"`
 }
 
 // encodeStats returns the stored form of s.
@@ -931,6 +939,9 @@ func encodeStats(s *Stats) ([]byte, error) {
 	r := statsRecord{Schema: schemaVersion, User: s.User, Rating: s.Rating, Duels: s.Duels}
 	for _, x := range s.Ratings {
 		r.Ratings = append(r.Ratings, int(math.Round(x)))
+	}
+	if s.AIGames != ([4]int{}) {
+		r.VsAI, r.AIGames = s.VsAI[:], s.AIGames[:]
 	}
 	for _, f := range s.Results {
 		r.Results = append(r.Results, f[:])
@@ -941,6 +952,14 @@ func encodeStats(s *Stats) ([]byte, error) {
 		r.Results = r.Results[:len(r.Results)-1]
 	}
 	return json.Marshal(r)
+}
+
+// plausible reports whether a stored rating against the AI is one the bot
+// could have written: finite, on the Elo scale (below 0 for a player who
+// lost early games to the weakest rungs), with a deviation and a
+// volatility in their ranges.
+func plausible(x rating.Rating) bool {
+	return x.Value >= -10000 && x.Value <= 10000 && x.Deviation > 0 && x.Deviation <= 1000 && x.Volatility > 0 && x.Volatility < 1
 }
 
 // decodeStats parses stored stats. It returns an error wrapping ErrSchema
@@ -965,6 +984,17 @@ func decodeStats(data []byte) (Stats, error) {
 			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: rating %d", r.User.ID, ErrSchema, x)
 		}
 		s.Ratings = append(s.Ratings, float64(x))
+	}
+	if r.VsAI != nil || r.AIGames != nil {
+		if len(r.VsAI) != len(s.VsAI) || len(r.AIGames) != len(s.AIGames) {
+			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d ratings against the AI", r.User.ID, ErrSchema, len(r.VsAI))
+		}
+		for f, x := range r.VsAI {
+			if n := r.AIGames[f]; n < 0 || (n == 0) != (x == rating.Rating{}) || (n > 0 && !plausible(x)) {
+				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: rating against the AI %+v after %d games", r.User.ID, ErrSchema, x, n)
+			}
+			s.VsAI[f], s.AIGames[f] = x, r.AIGames[f]
+		}
 	}
 	if len(r.Results) != len(s.Results) && len(r.Results) != len(s.Results)-1 {
 		return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d families", r.User.ID, ErrSchema, len(r.Results))

@@ -228,7 +228,7 @@ func TestStatsAndSettingsRecords(t *testing.T) {
 	}
 	for name, bad := range map[string]string{
 		"newer": strings.Replace(string(data), schemaField, newerField, 1),
-		"level": strings.Replace(string(data), `"level":3`, `"level":4`, 1),
+		"level": strings.Replace(string(data), `"level":3`, `"level":5`, 1),
 		"rules": strings.Replace(string(data), `"w":3`, `"w":1`, 1),
 		"lang":  strings.Replace(string(data), `"zh"`, `"ZH!"`, 1),
 	} {

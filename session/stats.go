@@ -10,6 +10,7 @@ import (
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
+	"github.com/boardbot/boardbot/session/rating"
 )
 
 // Opponent is whom a result was against: the AI at a level, or people.
@@ -51,7 +52,8 @@ func familyIndex(f engine.Family) int { return max(0, slices.Index(Families, f))
 func opponentOf(g *Game, s engine.Stone) Opponent {
 	other := g.Seat(s.Opponent())
 	if other.IsAI() {
-		return Opponent(other.AI - 1)
+		// An adaptive AI's games count under the level it played like.
+		return Opponent(other.Named() - 1)
 	}
 	return VsPeople
 }
@@ -102,6 +104,36 @@ type Stats struct {
 	// duels, oldest first, rounded to whole points; empty in records
 	// written before it was kept.
 	Ratings []float64
+	// VsAI is the user's rating against the AI in each family (index in
+	// Families), on the Elo scale of the strength ladder, which the
+	// adaptive level plays to; the zero Rating until a game counts (see
+	// AIRating). AIGames counts the games that moved it: every finished
+	// game against the AI without takebacks or hints.
+	VsAI    [4]rating.Rating
+	AIGames [4]int
+}
+
+// StartRating is the rating against the AI of a player who has played
+// none: between easy and medium.
+func StartRating() float64 { return (engine.Easy.Rung().Elo() + engine.Medium.Rung().Elo()) / 2 }
+
+// AIRating returns the user's rating against the AI in family f.
+func (s Stats) AIRating(f engine.Family) rating.Rating {
+	if r := s.VsAI[familyIndex(f)]; r.Deviation > 0 {
+		return r
+	}
+	return rating.New(StartRating())
+}
+
+// AdaptiveRung returns the rung the adaptive AI plays a game of rules r
+// at against this user: the one whose Elo is nearest their rating
+// against the AI in its family, among the rungs that can lose on r.
+func (s Stats) AdaptiveRung(r engine.Rules) engine.Rung {
+	var elos []float64
+	for g := engine.Rung(1); g <= engine.MaxRung(r); g++ {
+		elos = append(elos, g.Elo())
+	}
+	return engine.Rung(rating.Pick(s.AIRating(r.Family()), elos) + 1)
 }
 
 // MaxRatings is how many ratings Stats.Ratings keeps.
@@ -193,6 +225,17 @@ func countResult(tx layout, g *Game) error {
 			if g.Winner == side && g.Takebacks == 0 {
 				t.HintedWins++
 			}
+		}
+		if ai := g.Seat(side.Opponent()); ai.IsAI() && g.Takebacks == 0 && g.Hints == 0 {
+			score := 0.5
+			switch g.Winner {
+			case side:
+				score = 1
+			case side.Opponent():
+				score = 0
+			}
+			st.VsAI[f] = st.AIRating(g.Rules.Family()).Update(ai.Strength().Elo(), score)
+			st.AIGames[f]++
 		}
 		people = append(people, side)
 		stats[side] = &st

@@ -458,16 +458,16 @@ func position(g *Game, kind string) string {
 
 // search returns the move that find finds for position pos (see
 // position): found once per turn, so that a change run again after a
-// conflict does not search again. An expensive search (Expensive at
-// level l) goes through the AI pool, waiting through the request's Think
+// conflict does not search again. An expensive search (see Expensive)
+// goes through the AI pool, waiting through the request's Think
 // hook; the pool's worker is free again when search returns.
-func (t *Turn) search(pos string, l engine.Level, r engine.Rules, find func() (engine.Point, error)) (engine.Point, error) {
+func (t *Turn) search(pos string, expensive bool, find func() (engine.Point, error)) (engine.Point, error) {
 	if p, ok := t.replies[pos]; ok {
 		return p, nil
 	}
 	var p engine.Point
 	var err error
-	if !Expensive(l, r) {
+	if !expensive {
 		p, err = find()
 	} else if perr := t.s.pool.run(t.ctx, t.req.Think, func() { p, err = find() }); perr != nil {
 		return engine.Point{}, perr
@@ -489,9 +489,9 @@ func (t *Turn) playAI(g *Game, b *engine.Board) error {
 	if g.Status.Over() || !g.Seat(g.ToMove()).IsAI() {
 		return nil
 	}
-	level := g.Seat(g.ToMove()).AI
-	p, err := t.search(position(g, "ai"), level, g.Rules, func() (engine.Point, error) {
-		return t.s.think(t.ctx, g, b, level)
+	seat := g.Seat(g.ToMove())
+	p, err := t.search(position(g, "ai"), Expensive(seat.Strength(), g.Rules), func() (engine.Point, error) {
+		return t.s.think(t.ctx, g, b, seat)
 	})
 	if err != nil {
 		return fmt.Errorf("session: game %s: %w", g.ID, err)
@@ -556,13 +556,14 @@ const DefaultAIQueue = 64
 // moves never wait in the AI pool.
 const cheapCells = 16
 
-// Expensive reports whether the AI move of level l on rules r is a search
-// that takes its think time, and so goes through the AI pool: hard on
-// boards larger than 4×4. Easy and medium answer at once on any board, and
-// hard solves small boards. It is the one answer to "may the AI think
+// Expensive reports whether the AI move at rung s of the strength ladder
+// on rules r is a search that takes its think time, and so goes through
+// the AI pool: the rungs above medium, which search as hard does, on
+// boards larger than 4×4. Easy and medium answer at once on any board,
+// and the searching rungs solve small boards. It is the one answer to "may the AI think
 // long?": a Turn calls its Request.Think hook exactly for such searches.
-func Expensive(l engine.Level, r engine.Rules) bool {
-	return l == engine.Hard && r.Cells() > cheapCells
+func Expensive(s engine.Rung, r engine.Rules) bool {
+	return s > engine.Medium.Rung() && r.Cells() > cheapCells
 }
 
 // aiPool bounds the expensive AI searches: at most cap(work) run at once,

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardbot/boardbot/engine"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/boardbot/boardbot/engine"
 )
 
 // storeSummary lists every stored game (id, status, moves) and the users'

@@ -18,7 +18,7 @@ func reserved(name string) bool {
 		if n == ai {
 			return true
 		}
-		for _, lv := range engine.Levels {
+		for _, lv := range engine.AllLevels {
 			if n == fold(render.T(l, render.MsgAI, render.LevelName(l, lv))) {
 				return true
 			}

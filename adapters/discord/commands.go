@@ -71,7 +71,7 @@ func simple(name string, k render.Key) *discordgo.ApplicationCommand {
 func Commands() []*discordgo.ApplicationCommand {
 	str := discordgo.ApplicationCommandOptionString
 	var levels, games []*discordgo.ApplicationCommandOptionChoice
-	for _, lv := range engine.Levels {
+	for _, lv := range engine.AllLevels {
 		levels = append(levels, choice(lv.String(), func(l render.Lang) string { return render.LevelName(l, lv) }))
 	}
 	for _, name := range engine.PresetNames() {

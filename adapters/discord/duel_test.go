@@ -324,8 +324,9 @@ func TestLangOverrideStatsAndTop(t *testing.T) {
 	stats := texts[len(texts)-1]
 	want := render.T(render.Chinese, render.MsgStatsHeader, "ann", 1200, 0) + "\n" +
 		render.T(render.Chinese, render.MsgStatsLine, render.FamilyName(render.Chinese, engine.FamilyTicTacToe), render.T(render.Chinese, render.MsgAI, render.LevelName(render.Chinese, engine.Medium)), 0, 1, 0)
-	if stats != want {
-		t.Errorf("/stats answered %q, want %q", stats, want)
+	// Then the rating against the AI the game moved, in Chinese too.
+	if !strings.HasPrefix(stats, want+"\n对 AI 的积分（井字棋）：") {
+		t.Errorf("/stats answered %q, want %q and the rating against the AI", stats, want)
 	}
 	_, r = h.command(carol, "c", cmdTop)
 	if top := h.ephemeral(r, carol); !strings.HasPrefix(top, render.T(render.English, render.MsgTopRating)) {

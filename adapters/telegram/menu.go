@@ -95,7 +95,7 @@ func gamesMenu(l render.Lang) *tgbotapi.InlineKeyboardMarkup {
 // levelsMenu returns the start menu's levels of game g.
 func levelsMenu(l render.Lang, g *menuGame) *tgbotapi.InlineKeyboardMarkup {
 	var row []tgbotapi.InlineKeyboardButton
-	for _, lv := range engine.Levels {
+	for _, lv := range engine.AllLevels {
 		row = append(row, tgbotapi.NewInlineKeyboardButtonData(levelLabel(l, lv), menuPrefix+":"+g.preset+":"+lv.String()))
 	}
 	back := []tgbotapi.InlineKeyboardButton{tgbotapi.NewInlineKeyboardButtonData(render.T(l, render.MsgBack), menuPrefix)}
