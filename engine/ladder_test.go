@@ -86,24 +86,13 @@ func playLadderGame(t testing.TB, a, b Rung, g int) (float64, string) {
 	}
 	seed := uint64(a)<<40 | uint64(b)<<32 | uint64(g)<<1
 	pa, pb := ladderPlayer(a, seed), ladderPlayer(b, seed|1)
-	aColour := Black
+	aColour, black, white := Black, pa, pb
 	if g%2 == 1 {
-		aColour = White
+		aColour, black, white = White, pb, pa
 	}
-	for !board.Over() {
-		p := pb
-		if board.ToMove() == aColour {
-			p = pa
-		}
-		m, err := p.Move(context.Background(), board)
-		if err != nil {
-			t.Errorf("rungs %d-%d game %d: %v\n%s", a, b, g, err, show(board))
-			return 0.5, ""
-		}
-		if err := board.Play(m); err != nil {
-			t.Errorf("rungs %d-%d game %d: illegal %v: %v\n%s", a, b, g, m, err, show(board))
-			return 0.5, ""
-		}
+	if err := playOut(board, black, white); err != nil {
+		t.Errorf("rungs %d-%d game %d: %v", a, b, g, err)
+		return 0.5, ""
 	}
 	moves := fmt.Sprint(aColour, board.Moves())
 	switch o := board.Outcome(); {
@@ -665,22 +654,12 @@ func TestMaxRungSmallBoards(t *testing.T) {
 	const games = 100
 	for g := range games {
 		b := mustPlayTB(t, r)
-		me := Black
+		me, black, white := Black, rung, h
 		if g%2 == 1 {
-			me = White
+			me, black, white = White, h, rung
 		}
-		for !b.Over() {
-			p := h
-			if b.ToMove() == me {
-				p = rung
-			}
-			m, err := p.Move(context.Background(), b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := b.Play(m); err != nil {
-				t.Fatal(err)
-			}
+		if err := playOut(b, black, white); err != nil {
+			t.Fatal(err)
 		}
 		if o := b.Outcome(); o.Status == Won && o.Winner != me {
 			lost++

@@ -49,22 +49,12 @@ func playMatch(t testing.TB, r Rules, a, b matchSide, games int) matchScore {
 		board := mustPlayTB(t, r, ops[(g/2)%len(ops)]...)
 		seed := uint64(g)
 		pa, pb := newMatchPlayer(a, seed*2), newMatchPlayer(b, seed*2+1)
-		aColour := Black
+		aColour, black, white := Black, pa, pb
 		if g%2 == 1 {
-			aColour = White
+			aColour, black, white = White, pb, pa
 		}
-		for !board.Over() {
-			p := pb
-			if board.ToMove() == aColour {
-				p = pa
-			}
-			m, err := p.Move(context.Background(), board)
-			if err != nil {
-				t.Fatalf("game %d: %v\n%s", g, err, show(board))
-			}
-			if err := board.Play(m); err != nil {
-				t.Fatalf("game %d: illegal %v: %v\n%s", g, m, err, show(board))
-			}
+		if err := playOut(board, black, white); err != nil {
+			t.Fatalf("game %d: %v", g, err)
 		}
 		sc.games++
 		switch o := board.Outcome(); {
@@ -77,6 +67,25 @@ func playMatch(t testing.TB, r Rules, a, b matchSide, games int) matchScore {
 		}
 	}
 	return sc
+}
+
+// playOut plays b to its end, black and white moving in turn, and says
+// which move went wrong, with the board, when one does.
+func playOut(b *Board, black, white Player) error {
+	for !b.Over() {
+		p := white
+		if b.ToMove() == Black {
+			p = black
+		}
+		m, err := p.Move(context.Background(), b)
+		if err != nil {
+			return fmt.Errorf("%v\n%s", err, show(b))
+		}
+		if err := b.Play(m); err != nil {
+			return fmt.Errorf("illegal %v: %v\n%s", m, err, show(b))
+		}
+	}
+	return nil
 }
 
 func newMatchPlayer(s matchSide, seed uint64) Player {
