@@ -143,7 +143,7 @@ func TestStatsChartLeavesOutWhatHasNoData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, panel := img.Bounds().Dy(), render.ChartSize(1, 1).Y; got >= panel {
+	if got, panel := img.Bounds().Dy(), render.ChartSize(1, 1, 0).Y; got >= panel {
 		t.Errorf("the chart of one bar and no rated duel is %d pixels high, as high as one with ratings (%d): it has a rating panel", got, panel)
 	}
 	bob := req("bob")

@@ -119,13 +119,13 @@ func aiRatings(st session.Stats, l render.Lang) []string {
 // chart adds the user's progress chart: their stats st, with the bars
 // of render.ChartBars(st).
 func (b *builder) chart(st session.Stats, bars []render.ChartBar) Decision {
-	png, err := render.Chart(b.lang, st.Ratings, bars)
+	png, err := render.Chart(b.lang, st.Ratings, bars, aiRatings(st, b.lang))
 	if err != nil {
 		b.d.log.Warn("drawing a chart", "platform", b.d.platform, "err", err)
 		return b.done()
 	}
 	kb := render.ChartKeyboard(b.lang)
-	return b.attach(File{Kind: Picture, Name: fileName("chart", b.req.User.ID, ".png"), Data: png, Caption: strings.Join(append([]string{render.ChartCaption(b.lang, st.Ratings, bars)}, aiRatings(st, b.lang)...), "\n"), Buttons: &kb})
+	return b.attach(File{Kind: Picture, Name: fileName("chart", b.req.User.ID, ".png"), Data: png, Caption: render.ChartCaption(b.lang, st.Ratings, bars), Buttons: &kb})
 }
 
 // fileName returns the name of a file sent: kind, a dash, id and ext,

@@ -21,7 +21,9 @@ import (
 // duels' numbers below. Under it, for each board family and AI level
 // with games, the line of /stats in the user's language ("Gomoku vs AI
 // (hard): 3 won, 5 lost, 1 drawn") over a bar of the same results in the
-// same order: blue won, red lost, yellow drawn. It draws with the board
+// same order: blue won, red lost, yellow drawn. Last, notes: the
+// player's ratings against the AI, as /stats gives them. It draws with
+// the board
 // picture's palette, and writes in the pictures' textFace. ChartCaption
 // says the rest.
 
@@ -65,11 +67,13 @@ const (
 	chartTextSize = 17
 	// chartDots is the most ratings drawn with a dot each.
 	chartDots = 40
+	// chartNoteH is the height of a line of notes under the bars.
+	chartNoteH = 30
 )
 
-// ChartSize returns the size in pixels of the chart of nRatings ratings
-// and nBars bars.
-func ChartSize(nRatings, nBars int) image.Point {
+// ChartSize returns the size in pixels of the chart of nRatings ratings,
+// nBars bars and nNotes lines of notes.
+func ChartSize(nRatings, nBars, nNotes int) image.Point {
 	h := 2 * chartPad
 	if nRatings > 0 {
 		h += chartHead + chartPlotH + chartAxisH
@@ -77,16 +81,18 @@ func ChartSize(nRatings, nBars int) image.Point {
 	if nRatings > 0 && nBars > 0 {
 		h += chartGap
 	}
-	return image.Point{X: chartWidth, Y: h + nBars*chartRowH}
+	return image.Point{X: chartWidth, Y: h + nBars*chartRowH + nNotes*chartNoteH}
 }
 
 // Chart returns a PNG of a player's progress in language l: ratings are
-// the duel rating after each rated game, oldest first, and bars the
-// results against the AI, drawn in order. Without ratings it has no
-// rating panel; without either it is ErrEmptyChart. The picture is
-// ChartSize(len(ratings), len(bars)), a few tens of kilobytes.
-func Chart(l Lang, ratings []float64, bars []ChartBar) ([]byte, error) {
-	img, _, err := drawChart(l, ratings, bars)
+// the duel rating after each rated game, oldest first, bars the results
+// against the AI, drawn in order, and notes lines written under them
+// (the ratings against the AI). Without ratings it has no rating panel;
+// without ratings and bars it is ErrEmptyChart. The picture is
+// ChartSize(len(ratings), len(bars), len(notes)), a few tens of
+// kilobytes.
+func Chart(l Lang, ratings []float64, bars []ChartBar, notes []string) ([]byte, error) {
+	img, _, err := drawChart(l, ratings, bars, notes)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +105,7 @@ func Chart(l Lang, ratings []float64, bars []ChartBar) ([]byte, error) {
 }
 
 // drawChart draws Chart and returns the texts it wrote, in order.
-func drawChart(l Lang, ratings []float64, bars []ChartBar) (*image.Paletted, []string, error) {
+func drawChart(l Lang, ratings []float64, bars []ChartBar, notes []string) (*image.Paletted, []string, error) {
 	if len(ratings) == 0 && len(bars) == 0 {
 		return nil, nil, ErrEmptyChart
 	}
@@ -108,7 +114,7 @@ func drawChart(l Lang, ratings []float64, bars []ChartBar) (*image.Paletted, []s
 		return nil, nil, fmt.Errorf("render: chart: %w", err)
 	}
 	defer face.Close()
-	size := ChartSize(len(ratings), len(bars))
+	size := ChartSize(len(ratings), len(bars), len(notes))
 	c := canvas{image.NewPaletted(image.Rectangle{Max: size}, pal)}
 	c.rect(c.img.Rect, cPaper)
 	c.frame(c.img.Rect, 2, cLine, 0.5)
@@ -119,6 +125,10 @@ func drawChart(l Lang, ratings []float64, bars []ChartBar) (*image.Paletted, []s
 		top += chartHead + chartPlotH + chartAxisH + chartGap
 	}
 	drawBars(c, d, l, bars, top)
+	top += len(bars) * chartRowH
+	for i, n := range notes {
+		d.left(n, chartPad, top+i*chartNoteH+chartNoteH/2)
+	}
 	return c.img, d.texts, nil
 }
 

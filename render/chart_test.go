@@ -59,7 +59,7 @@ func TestChartGolden(t *testing.T) {
 		{"200", English, chartRatings(200), chartBars()},
 		{"200_zh", Chinese, chartRatings(200), chartBars()},
 	} {
-		data, err := Chart(tt.l, tt.ratings, tt.bars)
+		data, err := Chart(tt.l, tt.ratings, tt.bars, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestChartGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: not a PNG: %v", tt.name, err)
 		}
-		if got, want := img.Bounds(), (image.Rectangle{Max: ChartSize(len(tt.ratings), len(tt.bars))}); got != want {
+		if got, want := img.Bounds(), (image.Rectangle{Max: ChartSize(len(tt.ratings), len(tt.bars), 0)}); got != want {
 			t.Errorf("%s: size %v, want %v", tt.name, got, want)
 		}
 		goldenPNG(t, "chart_"+tt.name, img)
@@ -81,11 +81,11 @@ func TestChartGolden(t *testing.T) {
 // only with ratings, and that nothing draws no chart.
 func TestChartLeavesOutWhatHasNoData(t *testing.T) {
 	bars := chartBars()[:2]
-	full, _, err := drawChart(English, chartRatings(3), bars)
+	full, _, err := drawChart(English, chartRatings(3), bars, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare, texts, err := drawChart(English, nil, bars)
+	bare, texts, err := drawChart(English, nil, bars, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestChartLeavesOutWhatHasNoData(t *testing.T) {
 			t.Errorf("the chart without ratings writes %q, a rating or a game number: texts %q", s, texts)
 		}
 	}
-	if data, err := Chart(English, nil, nil); !errors.Is(err, ErrEmptyChart) {
+	if data, err := Chart(English, nil, nil, nil); !errors.Is(err, ErrEmptyChart) {
 		t.Errorf("Chart of nothing: %d bytes, error %v; want ErrEmptyChart", len(data), err)
 	}
 }
@@ -113,7 +113,7 @@ func TestChartSpeaksTheUsersLanguage(t *testing.T) {
 		English: {"Duel rating", "Other boards vs AI (medium): 1 won, 2 lost, 3 drawn", "Tic-tac-toe vs AI (easy): 4 won, 0 lost, 0 drawn"},
 		Chinese: {"对战积分", "其他棋盘 对 AI（中等）：胜 1，负 2，平 3", "井字棋 对 AI（简单）：胜 4，负 0，平 0"},
 	} {
-		_, texts, err := drawChart(l, []float64{1216, 1230}, bars)
+		_, texts, err := drawChart(l, []float64{1216, 1230}, bars, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestChartSpeaksTheUsersLanguage(t *testing.T) {
 // TestChartBarsGoWonLostDrawn checks that the bars' colours come in the
 // order of the texts: won (blue), lost (red), drawn (yellow).
 func TestChartBarsGoWonLostDrawn(t *testing.T) {
-	img, _, err := drawChart(English, nil, []ChartBar{{Family: engine.FamilyGomoku, Level: engine.Easy, Wins: 1, Draws: 1, Losses: 1}})
+	img, _, err := drawChart(English, nil, []ChartBar{{Family: engine.FamilyGomoku, Level: engine.Easy, Wins: 1, Draws: 1, Losses: 1}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +185,31 @@ func BenchmarkChart(b *testing.B) {
 	ratings, bars := chartRatings(200), chartBars()
 	var n int
 	for b.Loop() {
-		data, err := Chart(English, ratings, bars)
+		data, err := Chart(English, ratings, bars, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		n = len(data)
 	}
 	b.ReportMetric(float64(n), "png-bytes")
+}
+
+// TestChartWritesTheRatingsAgainstTheAI checks that the chart ends with
+// its notes, the ratings against the AI as /stats words them, in Chinese
+// too, each a line of its own.
+func TestChartWritesTheRatingsAgainstTheAI(t *testing.T) {
+	bars := []ChartBar{{Family: engine.FamilyGomoku, Level: engine.Medium, Wins: 2, Losses: 1}}
+	for _, l := range Langs {
+		note := T(l, MsgStatsVsAI, FamilyName(l, engine.FamilyGomoku), 1650, 90, 3)
+		img, texts, err := drawChart(l, nil, bars, []string{note})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(texts) == 0 || texts[len(texts)-1] != note || !canDraw(note) {
+			t.Errorf("%s: the chart wrote %q, want %q last, in letters it has", l, texts, note)
+		}
+		if got, want := img.Bounds().Size(), ChartSize(0, 1, 1); got != want {
+			t.Errorf("%s: chart of %v, want %v", l, got, want)
+		}
+	}
 }

@@ -9,7 +9,7 @@ func TestPictureFontWritesChinese(t *testing.T) {
 	for _, k := range []Key{
 		// The chart's.
 		MsgChartAxis, MsgStatsLine, MsgAI, MsgGameTicTacToe, MsgFamilyNxN, MsgFamilyGomoku, MsgFamilyRenju,
-		MsgLevelEasy, MsgLevelMedium, MsgLevelHard,
+		MsgLevelEasy, MsgLevelMedium, MsgLevelHard, MsgLevelAdaptive, MsgAdaptiveAt, MsgStatsVsAI,
 		// The replay's result.
 		MsgWins, MsgWinsLine, MsgDraw, MsgResigned, MsgExpired, MsgOutOfTime, MsgAborted, MsgPlayer, MsgNumbers,
 	} {
