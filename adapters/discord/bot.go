@@ -272,8 +272,9 @@ func (b *Bot) serve(i *discordgo.Interaction, resp responder, deadline <-chan ti
 }
 
 // Front returns the front that edits the bot's board messages for
-// requests that came through another front: the web board's moves. It
-// is safe for concurrent use.
+// requests that came through another front (the web board's moves), and
+// posts a new game's board, such as a rematch made there, in its
+// channel. It is safe for concurrent use.
 func (b *Bot) Front() adapters.Front { return editor{b} }
 
 // editor is the Bot's front for no interaction: each call is a reply of
@@ -284,8 +285,19 @@ func (e editor) Platform() session.Platform { return Platform }
 func (e editor) Notify(ctx context.Context, text string) error {
 	return (&reply{b: e.b}).Notify(ctx, text)
 }
+
+// Send posts the board of m in channel chat; with no interaction to
+// answer, it has nothing else to say there.
 func (e editor) Send(ctx context.Context, chat string, m adapters.Message) (string, error) {
-	return (&reply{b: e.b}).Send(ctx, chat, m)
+	if m.Game == nil {
+		return "", e.b.logged("saying something with no interaction", errors.New("discord: nothing to answer"))
+	}
+	p := e.b.post(*m.Game, m.Lang, m.Text, m.WindowIn(render.DiscordLayout))
+	msg, err := e.b.s.ChannelMessageSendComplex(chat, &discordgo.MessageSend{Content: p.content, Components: p.comps, AllowedMentions: p.mentions(), Files: p.files()}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", e.b.logged("post a board", err)
+	}
+	return msg.ID, nil
 }
 func (e editor) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
 	return (&reply{b: e.b}).Edit(ctx, at, m)

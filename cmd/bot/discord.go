@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -25,14 +24,14 @@ import (
 // the one who taps it their link (webLink), and the bot's dispatcher and
 // front go into dispatchers and fronts for the moves made on the page.
 func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire map[session.Platform]func(session.View), m *metrics, reclaim <-chan time.Time,
-	webLink func(session.Platform, session.GameID, string) string, dispatchers map[session.Platform]*adapters.Dispatcher, fronts adapters.Fronts) (server, error) {
+	interactions net.Listener, webLink func(session.Platform, session.GameID, string) string, dispatchers map[session.Platform]*adapters.Dispatcher, fronts adapters.Fronts) (server, error) {
 	if cfg.Discord.APIBase != "" {
 		if err := discord.SetAPIBase(cfg.Discord.APIBase); err != nil {
 			return nil, err
 		}
 	}
 	var link func(session.GameID, string) string
-	if cfg.Web.Listen != "" {
+	if cfg.Web.forChats() {
 		link = func(g session.GameID, user string) string { return webLink(discord.Platform, g, user) }
 	}
 	bot, err := discord.New(svc, discord.Config{
@@ -58,10 +57,7 @@ func discordServer(cfg Config, svc *session.Service, log *slog.Logger, onExpire 
 		if err != nil {
 			return nil, err
 		}
-		ln, err := net.Listen("tcp", in.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("discord: interactions endpoint: %w", err)
-		}
+		ln := interactions
 		log.Info("serving Discord interactions over HTTP", "addr", ln.Addr().String(), "path", in.Path, "guild", cfg.Discord.GuildID)
 		return func(ctx context.Context) error { return e.Serve(ctx, ln, in.Path) }, nil
 	}

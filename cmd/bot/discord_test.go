@@ -68,7 +68,7 @@ func TestDiscordServerShowsExpiredGames(t *testing.T) {
 	store, svc, onExpire := r.store, r.svc, r.onExpire
 	var cfg Config
 	cfg.Discord.Token, cfg.Discord.AppID, cfg.Discord.APIBase = Secret(token), discordtest.AppID, fake.URL
-	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(liveCount(store)), nil, nil, map[session.Platform]*adapters.Dispatcher{}, adapters.Fronts{})
+	serve, err := discordServer(cfg, svc, slog.New(slog.DiscardHandler), onExpire, newMetrics(liveCount(store)), nil, nil, nil, map[session.Platform]*adapters.Dispatcher{}, adapters.Fronts{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,7 +201,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return wb.link(p, game, user)
 	}
 	if cfg.Discord.Token != "" {
-		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks(), webLink, dispatchers, fronts)
+		s, err := discordServer(cfg, svc, log, onExpire, m, reclaimTicks(), lns.interactions, webLink, dispatchers, fronts)
 		if err != nil {
 			return err
 		}
@@ -228,7 +228,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			}
 		}
 		var botName string
-		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim, func(v session.View) telegram.WebButton {
+		tg, err := newTelegram(ctx, svc, cfg, log, m, onExpire, reclaim, lns.webhook, func(v session.View) telegram.WebButton {
 			return telegramWebButton(cfg, botName, v, wb)
 		})
 		if err != nil {
@@ -284,12 +284,7 @@ Flags:
 `)
 	fs.PrintDefaults()
 	fmt.Fprintln(w, "\nEnvironment variables, and the keys they override:")
-	var vars [][2]string
-	for _, e := range envOverrides {
-		vars = append(vars, [2]string{e.name, e.key})
-	}
-	vars = append(vars, [2]string{hintsEnv, "limits.hints_per_game"}, [2]string{historyKeepEnv, "history.keep"})
-	for _, v := range vars {
+	for _, v := range envVars() {
 		fmt.Fprintf(w, "  %-24s %s\n", v[0], v[1])
 	}
 }
@@ -365,12 +360,4 @@ func startSweeper(ctx context.Context, store *openedStore, svc *session.Service,
 		ticker.Stop()
 		<-done
 	}
-}
-
-// getenvDefault returns the variable's value, or def when it is empty.
-func getenvDefault(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
 }

@@ -38,24 +38,27 @@ type listeners struct {
 	ops net.Listener
 	// web serves the web board; nil when there is none.
 	web net.Listener
+	// webhook serves Telegram's webhook, interactions Discord's HTTP
+	// interactions; nil when not used.
+	webhook, interactions net.Listener
 }
 
 // close closes the listeners; closing one already served and shut down
 // does no harm.
 func (l *listeners) close() {
-	for _, ln := range []net.Listener{l.ops, l.web} {
+	for _, ln := range []net.Listener{l.ops, l.web, l.webhook, l.interactions} {
 		if ln != nil {
 			ln.Close()
 		}
 	}
 }
 
-// bindListeners binds the ops endpoints' address (metrics.listen) and the
-// web board's (see listenWeb; terminal tells whether the terminal game
-// runs), and tries the addresses the platforms used bind when they start
-// (telegram.webhook.listen, discord.interactions.listen), so that an
-// address taken or unusable stops the bot before anything starts, with
-// an error naming its key.
+// bindListeners binds every address the bot serves on: the ops
+// endpoints' (metrics.listen), the web board's (see listenWeb; terminal
+// tells whether the terminal game runs), Telegram's webhook and Discord's
+// interactions endpoint when they are used, so that an address taken or
+// unusable stops the bot before anything starts, with an error naming
+// its key.
 func bindListeners(cfg Config, terminal bool) (_ *listeners, err error) {
 	l := &listeners{}
 	defer func() {
@@ -72,35 +75,21 @@ func bindListeners(cfg Config, terminal bool) (_ *listeners, err error) {
 		return nil, listenError("web.listen", err)
 	}
 	if cfg.Telegram.Token != "" && cfg.Telegram.Mode == "webhook" {
-		if err = tryListen(cfg.Telegram.Webhook.Listen); err != nil {
+		if l.webhook, err = net.Listen("tcp", cfg.Telegram.Webhook.Listen); err != nil {
 			return nil, listenError("telegram.webhook.listen", err)
 		}
 	}
 	if in := cfg.Discord.Interactions; cfg.Discord.Token != "" && in.PublicKey != "" {
-		if err = tryListen(in.Listen); err != nil {
+		if l.interactions, err = net.Listen("tcp", in.Listen); err != nil {
 			return nil, listenError("discord.interactions.listen", err)
 		}
 	}
 	return l, nil
 }
 
-// tryListen binds addr and lets it go at once: whether the platform that
-// binds it itself can.
-func tryListen(addr string) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	return ln.Close()
-}
-
 // listenError is the error of binding the address of key: one line that
-// names the key and, once, the address.
+// names the key, then the address in the listener's error.
 func listenError(key string, err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) {
-		err = op // without a wrapper that names the address again
-	}
 	return fmt.Errorf("%s: %w", keyName(key), err)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -46,16 +47,17 @@ type TelegramConfig struct {
 // bot playing the games of svc, counting its updates and API errors in m.
 // It sets the bot's entry of onExpire, so that games the sweeper ends show
 // it on their board messages.
-func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time, webBoard func(session.View) telegram.WebButton) (*telegram.Bot, error) {
+func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slog.Logger, m *metrics, onExpire map[session.Platform]func(session.View), reclaim <-chan time.Time, webhook net.Listener, webBoard func(session.View) telegram.WebButton) (*telegram.Bot, error) {
 	c := cfg.Telegram
 	bot, err := telegram.New(ctx, svc, telegram.Config{
 		Token:       string(c.Token),
 		APIEndpoint: c.APIEndpoint,
 		Mode:        c.Mode,
 		Webhook: telegram.WebhookConfig{
-			Listen: c.Webhook.Listen,
-			URL:    c.Webhook.URL,
-			Secret: string(c.Webhook.Secret),
+			Listen:   c.Webhook.Listen,
+			Listener: webhook,
+			URL:      c.Webhook.URL,
+			Secret:   string(c.Webhook.Secret),
 		},
 		Workers:         c.Workers,
 		Pace:            telegram.Pace{Margin: c.PaceMargin},
@@ -79,14 +81,15 @@ func newTelegram(ctx context.Context, svc *session.Service, cfg Config, log *slo
 }
 
 // telegramWebButton returns the 🌐 button under a Telegram board of v,
-// to the web board wb (nil: no button). In a private chat it opens the
+// to the web board wb (nil, or one serving the terminal alone: no
+// button). In a private chat it opens the
 // board as a Mini App, which proves who opens it, when the web board is
 // served over HTTPS (Telegram's condition), and a signed link for the
 // chat's user otherwise. In a group, where Telegram takes no Mini App
 // buttons, it links to the bot's Mini App (telegram.mini_app) at the
 // game.
 func telegramWebButton(cfg Config, botName string, v session.View, wb *webBoard) telegram.WebButton {
-	if wb == nil {
+	if wb == nil || !cfg.Web.forChats() {
 		return telegram.WebButton{}
 	}
 	chat, err := strconv.ParseInt(v.Chat(), 10, 64)

@@ -59,7 +59,7 @@ func TestTelegramShowsExpiredGames(t *testing.T) {
 	store, svc, onExpire := r.store, r.svc, r.onExpire
 	cfg := defaultConfig()
 	cfg.Telegram.Token, cfg.Telegram.APIEndpoint = Secret(telegramtest.Token), fake.Endpoint()
-	bot, err := newTelegram(context.Background(), svc, cfg, slog.New(slog.DiscardHandler), newMetrics(liveCount(store)), onExpire, nil, nil)
+	bot, err := newTelegram(context.Background(), svc, cfg, slog.New(slog.DiscardHandler), newMetrics(liveCount(store)), onExpire, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

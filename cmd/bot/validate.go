@@ -37,18 +37,22 @@ var webhookSecretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
 
 // envOf returns the environment variable that overrides key, or "".
 func envOf(key string) string {
-	switch key {
-	case "limits.hints_per_game":
-		return hintsEnv
-	case "history.keep":
-		return historyKeepEnv
-	}
-	for _, o := range envOverrides {
-		if o.key == key {
-			return o.name
+	for _, v := range envVars() {
+		if v[1] == key {
+			return v[0]
 		}
 	}
 	return ""
+}
+
+// envVars returns every environment variable the configuration reads,
+// with the key it overrides: envOverrides, then those parsed apart.
+func envVars() [][2]string {
+	var vars [][2]string
+	for _, e := range envOverrides {
+		vars = append(vars, [2]string{e.name, e.key})
+	}
+	return append(vars, [2]string{hintsEnv, "limits.hints_per_game"}, [2]string{historyKeepEnv, "history.keep"})
 }
 
 // keyName returns key, followed by the environment variable that

@@ -32,6 +32,11 @@ type WebConfig struct {
 	LinkTTL time.Duration `yaml:"link_ttl"`
 }
 
+// forChats reports whether the web board serves the chats' players
+// (web.listen is set), whose boards then carry its 🌐 button; without it,
+// it serves the terminal alone, on loopback.
+func (w WebConfig) forChats() bool { return w.Listen != "" }
+
 // terminalWebAddr is where the terminal's web board is served when the
 // port is free.
 const terminalWebAddr = "127.0.0.1:8080"
@@ -59,11 +64,7 @@ func listenWeb(cfg WebConfig, terminal bool) (net.Listener, error) {
 		}
 		addr = "127.0.0.1:0" // a busy port never stops the terminal game
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("web: listen on %s: %w", addr, err)
-	}
-	return ln, nil
+	return net.Listen("tcp", addr)
 }
 
 // newWebBoard makes the web board served on ln: its moves are decided by
@@ -102,7 +103,10 @@ func (w *webBoard) link(p session.Platform, game session.GameID, user string) st
 
 // serve serves the web board until ctx is done.
 func (w *webBoard) serve(ctx context.Context) error {
-	hs := &http.Server{Handler: w.srv, ReadHeaderTimeout: 10 * time.Second}
+	// Requests live in ctx: when it ends, the event streams, which never
+	// go idle, end too, and Shutdown waits only for moves in progress
+	// (the server carries those out whatever their request's context).
+	hs := &http.Server{Handler: w.srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(w.ln) }()
 	select {
@@ -115,7 +119,6 @@ func (w *webBoard) serve(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Event streams end with the server's connections.
 	hs.Shutdown(sctx)
 	hs.Close()
 	return nil

@@ -223,14 +223,15 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 // TestDiscordWebButtonGivesALinkToTheBoard runs the bot on the fake
 // Discord with the web board: the board's 🌐 button answers the tapper
 // alone with their link, which opens the board in Chromium; a tap there
-// shows the AI's reply and edits the channel's board message.
+// shows the AI's reply and edits the channel's board message, and a
+// rematch made on the page is posted in the channel.
 func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 	const token = "MTAy.fake-discord-token.web-test"
 	fake := discordtest.New(discordtest.Options{Token: token})
 	t.Cleanup(fake.Close)
 	t.Cleanup(func() { discord.SetAPIBase(discord.DefaultAPIBase) })
 	yaml := fmt.Sprintf("discord:\n  app_id: %q\n  guild_id: %q\n  api_base: %q\n", discordtest.AppID, discordtest.GuildID, fake.URL)
-	runWithWeb(t, yaml, map[string]string{"DISCORD_TOKEN": token})
+	addr, _ := runWithWeb(t, yaml, map[string]string{"DISCORD_TOKEN": token})
 	if err := fake.WaitFor(20*time.Second, "guild commands", func() bool { return len(fake.Commands(discordtest.GuildID)) > 0 }); err != nil {
 		t.Fatal(err)
 	}
@@ -266,6 +267,28 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 	webtest.Open(t, page, link, 9)
 	webtest.Tap(t, page, 1, 1, 2)
 	if err := fake.WaitFor(20*time.Second, "the channel's board edited", func() bool { m, _ := fake.Message(board.ID); return m.Edits > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	// Resigned and rematched from the page: the rematch's board is
+	// posted in the channel.
+	session := link[strings.Index(link, "#t=")+3:]
+	for _, kind := range []string{"resign", "rematch"} {
+		req, _ := http.NewRequest("POST", "http://"+addr+"/api/act", strings.NewReader(fmt.Sprintf(`{"kind":%q,"nonce":"discord-web-%s","moveNo":2}`, kind, kind)))
+		req.Header.Set("Authorization", "Bearer "+session)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s from the page: %v %v", kind, res, err)
+		}
+		res.Body.Close()
+	}
+	if err := fake.WaitFor(20*time.Second, "the rematch's board in the channel", func() bool {
+		for _, m := range fake.Messages("c9") {
+			if _, ok := m.Button("🌐"); ok && m.ID != board.ID {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -367,6 +390,50 @@ func TestPrivateBoardOpensAsAMiniApp(t *testing.T) {
 		return m.Edits > 0 && m.WebApp("🌐") == app.String()
 	}); err != nil {
 		t.Fatalf("the chat's board was not edited, its Mini App button kept: %v", err)
+	}
+}
+
+// TestTerminalOnlyWebBoardGivesChatsNoButton runs Telegram beside the
+// terminal game with no web.listen: the web board is served for the
+// terminal alone, on loopback, so a chat's board carries no 🌐 button to
+// an address its player cannot reach.
+func TestTerminalOnlyWebBoardGivesChatsNoButton(t *testing.T) {
+	fake := telegramtest.NewServer()
+	t.Cleanup(fake.Close)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("console:\n  enabled: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdin, typing := io.Pipe() // the terminal waits for input until the end
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
+			"TELEGRAM_TOKEN": telegramtest.Token, "TELEGRAM_API_ENDPOINT": fake.Endpoint(),
+		}), stdin, io.Discard, errOut)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		typing.Close()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v\n%s", err, errOut.String())
+		}
+	})
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	chat, user := tgbotapi.Chat{ID: 4600, Type: "private"}, tgbotapi.User{ID: 4600, FirstName: "T", LanguageCode: "en"}
+	fake.SendText(chat, user, "/play 7x7 easy")
+	var board telegramtest.Message
+	if err := fake.Wait(wctx, func() bool {
+		board, _ = fake.LastBotMessage(chat.ID)
+		return len(placeButtons(board)) > 0
+	}); err != nil {
+		t.Fatalf("no board: %v\n%s", err, errOut.String())
+	}
+	if board.Link("🌐") != "" || board.WebApp("🌐") != "" {
+		t.Errorf("the chat's board links to the terminal's web board: %q %q", board.Link("🌐"), board.WebApp("🌐"))
 	}
 }
 
