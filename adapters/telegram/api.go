@@ -192,7 +192,7 @@ func (f *front) sendMessage(ctx context.Context, chat int64, replyTo int, text s
 	m := tgbotapi.NewMessage(chat, text)
 	m.ReplyToMessageID = replyTo
 	m.AllowSendingWithoutReply = true
-	if len(kb.rows()) > 0 {
+	if !kb.empty() {
 		m.ReplyMarkup = kb
 	}
 	var sent tgbotapi.Message
@@ -211,7 +211,7 @@ func (f *front) sendPhoto(ctx context.Context, chat int64, replyTo int, png []by
 	p.Caption = caption
 	p.ReplyToMessageID = replyTo
 	p.AllowSendingWithoutReply = true
-	if len(kb.rows()) > 0 {
+	if !kb.empty() {
 		p.ReplyMarkup = kb
 	}
 	var sent tgbotapi.Message
@@ -761,6 +761,11 @@ func (m markup) rows() [][]any {
 	return rows
 }
 
+// empty reports whether the markup has no button.
+func (m markup) empty() bool {
+	return (m.kb == nil || len(m.kb.InlineKeyboard) == 0) && m.web.URL == ""
+}
+
 // MarshalJSON writes the markup as the Bot API's InlineKeyboardMarkup.
 func (m markup) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
@@ -770,7 +775,7 @@ func (m markup) MarshalJSON() ([]byte, error) {
 
 // add sets the reply_markup of params unless the markup has no button.
 func (m markup) add(params tgbotapi.Params) {
-	if len(m.rows()) == 0 {
+	if m.empty() {
 		return
 	}
 	// Strings and the library's buttons only: marshalling cannot fail.

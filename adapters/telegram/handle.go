@@ -344,14 +344,9 @@ func (e editor) Send(ctx context.Context, chat string, m adapters.Message) (stri
 // Edit queues the edit in the outbox, as a tap in the chat does: the
 // request that asked for it (a move on the web board) does not wait for
 // flood control, and edits of one message that queue up go as the
-// latest. A failure is logged.
+// latest. The outbox logs a failure.
 func (e editor) Edit(ctx context.Context, at adapters.Place, m adapters.Message) error {
-	f := &front{b: e.b}
-	err := f.Edit(ctx, at, m)
-	if f.queued() {
-		go f.made()
-	}
-	return err
+	return (&front{b: e.b, detached: true}).Edit(ctx, at, m)
 }
 func (e editor) Attach(ctx context.Context, f adapters.File) error {
 	return (&front{b: e.b, wait: true}).Attach(ctx, f)
@@ -402,8 +397,10 @@ type front struct {
 	// inline is the inline message that is the request's whole chat; ""
 	// for none.
 	inline string
-	// wait makes edits wait for their outcome.
-	wait bool
+	// wait makes edits wait for their outcome; detached leaves their
+	// outcome to the outbox, which logs a failure (no update waits for
+	// it: a move from the web board).
+	wait, detached bool
 	// lend runs a long wait of the update's job (the scheduler's lend);
 	// nil outside a job.
 	lend func(wait func())
@@ -542,8 +539,13 @@ func (f *front) editInline(ctx context.Context, id string, m adapters.Message) e
 	return f.b.logged("editing an inline board", f.waitEdit(ctx, k, e))
 }
 
-// queue queues an edit in the outbox, its outcome kept in f.edits.
+// queue queues an edit in the outbox, its outcome kept in f.edits (or,
+// detached, left to the outbox).
 func (f *front) queue(k messageKey, e edit) {
+	if f.detached {
+		f.b.outbox.put(k, e, nil)
+		return
+	}
 	done := make(chan error, 1)
 	f.mu.Lock()
 	f.edits = append(f.edits, done)

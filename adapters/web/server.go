@@ -183,6 +183,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.cfg.Now()
 	var g Grant
+	var v session.View // the game, when read on the way
 	switch {
 	case req.InitData != "":
 		d, err := VerifyInitData(req.InitData, s.cfg.TelegramToken, s.cfg.InitDataAge, now)
@@ -208,8 +209,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 				refuse(w, http.StatusForbidden, "no such game")
 				return
 			}
-			next, err := s.cfg.Service.Game(r.Context(), req.Game)
-			if err != nil || next.Platform() != old.Platform() || next.Chat() != old.Chat() {
+			if v, err = s.cfg.Service.Game(r.Context(), req.Game); err != nil || v.Platform() != old.Platform() || v.Chat() != old.Chat() {
 				refuse(w, http.StatusForbidden, "no such game")
 				return
 			}
@@ -223,8 +223,10 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusTooManyRequests, "too many requests")
 		return
 	}
-	v, err := s.cfg.Service.Game(r.Context(), g.Game)
-	if err != nil || v.Platform() != g.Platform || v.SideOf(g.User) == engine.Empty {
+	if v.ID() == "" {
+		v, _ = s.cfg.Service.Game(r.Context(), g.Game) // none: refused below
+	}
+	if v.ID() != g.Game || v.Platform() != g.Platform || v.SideOf(g.User) == engine.Empty {
 		refuse(w, http.StatusForbidden, "you have no seat in this game")
 		return
 	}

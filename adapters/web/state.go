@@ -52,7 +52,7 @@ func stateOf(v session.View, user string, l render.Lang) state {
 	s := state{
 		Game: v.ID(), Version: v.Version(), Width: r.Width, Height: r.Height, K: r.K,
 		Marks: "stones", Rules: r.String(), You: -1, ToMove: side(v.ToMove()), Running: v.Status() == session.Running,
-		Winner: -1, HintsLeft: v.HintsLeft(), Takebacks: v.Takebacks(), Status: render.Status(v, l), Lang: langCode(l),
+		Winner: -1, HintsLeft: v.HintsLeft(), Takebacks: v.Takebacks(), Status: render.Status(v, l), Lang: string(l),
 		Rematch: v.Rematch(), Moves: [][2]int{}, WinLine: [][2]int{}, Forbidden: [][2]int{},
 	}
 	if r.K < 5 {
@@ -77,18 +77,14 @@ func stateOf(v session.View, user string, l render.Lang) state {
 	for _, p := range v.Moves() {
 		s.Moves = append(s.Moves, cell(p))
 	}
-	if v.Status() == session.Won || v.Status() == session.Resigned || v.Status() == session.Expired {
-		if w := v.Winner(); w != engine.Empty {
-			s.Winner = side(w)
-		}
+	if w := v.Winner(); w != engine.Empty { // none while running, or drawn
+		s.Winner = side(w)
 	}
 	for _, p := range v.WinningLine() {
 		s.WinLine = append(s.WinLine, cell(p))
 	}
-	if s.Running && v.ToMove() == engine.Black {
-		for p := range v.Fouls() {
-			s.Forbidden = append(s.Forbidden, cell(p))
-		}
+	for p := range v.Fouls() { // none unless Black is to move in renju
+		s.Forbidden = append(s.Forbidden, cell(p))
 	}
 	if p, ok := v.Hint(); ok {
 		c := cell(p)
@@ -106,11 +102,3 @@ func side(s engine.Stone) int {
 }
 
 func cell(p engine.Point) [2]int { return [2]int{p.X, p.Y} }
-
-// langCode returns the page's code of a language.
-func langCode(l render.Lang) string {
-	if l == render.Chinese {
-		return "zh"
-	}
-	return "en"
-}
