@@ -39,6 +39,11 @@ func TestThinkIsTheAIPoolRule(t *testing.T) {
 		{"ttt", engine.Easy, false},
 	} {
 		rules, _ := engine.Preset(tt.preset)
+		// The rungs below hard answer at once: those that search stop
+		// within a few thousand nodes.
+		if got := session.Expensive(engine.Rungs-1, rules); got {
+			t.Errorf("Expensive(rung %d, %s) = true", engine.Rungs-1, tt.preset)
+		}
 		if got := session.Expensive(tt.level.Rung(), rules); got != tt.slow {
 			t.Errorf("Expensive(%v, %s) = %v", tt.level, tt.preset, got)
 		}

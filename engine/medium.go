@@ -49,12 +49,12 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 	}
 	sortMoves(ms)
 	if th.oppFive < 0 && th.oppFlex && r.Width >= gomokuSize && r.Height >= gomokuSize {
-		if blocks := p.blocks(ms); len(blocks) > 0 {
+		if blocks := p.blocks(ms, mediumChoices); len(blocks) > 0 {
 			ms = blocks
 		}
 	}
 	n := 1
-	for n < len(ms) && n < 4 && ms[n].value*4 >= ms[0].value*3 {
+	for n < len(ms) && n < mediumChoices && ms[n].value*4 >= ms[0].value*3 {
 		n++
 	}
 	return p.point(int(ms[m.rng.IntN(n)].cell)), nil
@@ -64,13 +64,19 @@ func (m medium) Move(ctx context.Context, b *Board) (Point, error) {
 // open threes: gomoku's 15×15.
 const gomokuSize = 15
 
-// blocks returns the moves of ms, in their order, after which the
-// opponent has no cell that makes an unstoppable four: the blocks of
+// mediumChoices is the most moves medium chooses between at random.
+const mediumChoices = 4
+
+// blocks returns the first most moves of ms, in their order, after which
+// the opponent has no cell that makes an unstoppable four: the blocks of
 // every open three. It is empty when no move blocks them all (the
 // opponent made two open threes at once).
-func (p *pos) blocks(ms []move) []move {
+func (p *pos) blocks(ms []move, most int) []move {
 	var out []move
 	for _, m := range ms {
+		if len(out) == most {
+			break
+		}
 		p.play(int(m.cell))
 		_, th := p.scan(nil)
 		p.undo()

@@ -421,7 +421,10 @@ func (t *Turn) adapt(seat *Seat, user string, r engine.Rules) error {
 	if seat.AI != engine.Adaptive {
 		return nil
 	}
-	st, err := t.Stats(user)
+	// Read apart from the turn's transaction: the rating only picks a
+	// rung, and another game of the user's ending meanwhile need not
+	// make this one start again.
+	st, err := t.s.Stats(t.ctx, t.req.Actor.Platform, user)
 	if err != nil {
 		return err
 	}

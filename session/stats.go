@@ -174,15 +174,23 @@ func (s Stats) Total() Tally {
 	return t
 }
 
-// expectedScore is the Elo expectation of a player rated a against one
-// rated b.
-func expectedScore(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)) }
-
 // eloUpdate returns the new ratings of a and b after a game where a scored
 // score (1 win, 0.5 draw, 0 loss).
 func eloUpdate(a, b, score float64) (float64, float64) {
-	d := EloK * (score - expectedScore(a, b))
+	d := EloK * (score - rating.Expected(a, b))
 	return a + d, b - d
+}
+
+// scoreOf returns what finished game g scored for side: 1 for a win, ½
+// for a draw, 0 for a loss.
+func scoreOf(g *Game, side engine.Stone) float64 {
+	switch g.Winner {
+	case side:
+		return 1
+	case engine.Empty:
+		return 0.5
+	}
+	return 0
 }
 
 // countResult adds a finished game's result to the stats of its people,
@@ -227,14 +235,7 @@ func countResult(tx layout, g *Game) error {
 			}
 		}
 		if ai := g.Seat(side.Opponent()); ai.IsAI() && g.Takebacks == 0 && g.Hints == 0 {
-			score := 0.5
-			switch g.Winner {
-			case side:
-				score = 1
-			case side.Opponent():
-				score = 0
-			}
-			st.VsAI[f] = st.AIRating(g.Rules.Family()).Update(ai.Strength().Elo(), score)
+			st.VsAI[f] = st.AIRating(g.Rules.Family()).Update(ai.Strength().Elo(), scoreOf(g, side))
 			st.AIGames[f]++
 		}
 		people = append(people, side)
@@ -242,14 +243,7 @@ func countResult(tx layout, g *Game) error {
 	}
 	if len(people) == 2 {
 		b, w := stats[engine.Black], stats[engine.White]
-		score := 0.5
-		switch g.Winner {
-		case engine.Black:
-			score = 1
-		case engine.White:
-			score = 0
-		}
-		b.Rating, w.Rating = eloUpdate(b.Rating, w.Rating, score)
+		b.Rating, w.Rating = eloUpdate(b.Rating, w.Rating, scoreOf(g, engine.Black))
 		b.Duels++
 		w.Duels++
 		b.addRating(b.Rating)

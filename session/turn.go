@@ -558,12 +558,12 @@ const cheapCells = 16
 
 // Expensive reports whether the AI move at rung s of the strength ladder
 // on rules r is a search that takes its think time, and so goes through
-// the AI pool: the rungs above medium, which search as hard does, on
-// boards larger than 4×4. Easy and medium answer at once on any board,
-// and the searching rungs solve small boards. It is the one answer to "may the AI think
+// the AI pool: hard's, on boards larger than 4×4. The rungs below it
+// answer at once on any board (those that search stop within 10,000
+// nodes), and hard solves small boards. It is the one answer to "may the AI think
 // long?": a Turn calls its Request.Think hook exactly for such searches.
 func Expensive(s engine.Rung, r engine.Rules) bool {
-	return s > engine.Medium.Rung() && r.Cells() > cheapCells
+	return s == engine.Rungs && r.Cells() > cheapCells
 }
 
 // aiPool bounds the expensive AI searches: at most cap(work) run at once,

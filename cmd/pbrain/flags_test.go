@@ -19,7 +19,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || l != engine.Hard || n != 0 {
 		t.Fatalf("parseFlags() = %v, %d, %v; want hard, 0", l, n, err)
 	}
-	for _, args := range [][]string{{"-level", "grandmaster"}, {"-nodes", "-1"}, {"extra"}, {"-bogus"}} {
+	for _, args := range [][]string{{"-level", "grandmaster"}, {"-level", "adaptive"}, {"-nodes", "-1"}, {"extra"}, {"-bogus"}} {
 		if _, _, err := parseFlags(args, io.Discard); !errors.Is(err, errUsage) {
 			t.Errorf("parseFlags(%q) = %v, want a usage error", args, err)
 		}

@@ -53,7 +53,7 @@ func parseFlags(args []string, w io.Writer) (engine.Level, int64, error) {
 	}
 	l, err := engine.ParseLevel(*level)
 	switch {
-	case err != nil:
+	case err != nil || l == engine.Adaptive: // adaptive plays to a chat player's rating
 		return 0, 0, fmt.Errorf("%w: -level %q: want easy, medium or hard", errUsage, *level)
 	case *nodes < 0:
 		return 0, 0, fmt.Errorf("%w: -nodes %d: want a non-negative budget", errUsage, *nodes)

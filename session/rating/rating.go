@@ -125,7 +125,8 @@ type result struct {
 	opp, deviation, score float64
 }
 
-// update returns r after the rating period of the games rs, by the steps
+// update returns r after the rating period of the games rs (at least
+// one: the bot rates game by game), by the steps
 // of Glickman's paper, with the deviation then kept between MinDeviation
 // and MaxDeviation.
 func (r Rating) update(rs []result) Rating {
@@ -138,11 +139,6 @@ func (r Rating) update(rs []result) Rating {
 	}
 	mu := (r.Value - 1500) / scale
 	phi := math.Min(dev, MaxDeviation) / scale
-	if len(rs) == 0 {
-		// Step 6 alone: the deviation grows by the volatility.
-		return Rating{Value: r.Value, Deviation: clampDeviation(math.Hypot(phi, vol) * scale), Volatility: vol}
-	}
-
 	// Steps 3 and 4: the estimated variance v and improvement delta.
 	var invV, sum float64
 	for _, g := range rs {
