@@ -428,7 +428,9 @@ func (d *Dispatcher) Web(ctx context.Context, req Request, link func(session.Gam
 		t, err := b.target()
 		games := t.choose
 		switch {
+		case errors.Is(err, session.ErrNotFound):
 		case err != nil:
+			return b.refuse(session.View{}, err, false)
 		case t.game.ID() != "":
 			games = []session.View{t.game}
 		case t.ended.ID() != "":
@@ -476,15 +478,9 @@ func (b *builder) target() (aim, error) {
 	case !errors.Is(err, session.ErrNotFound):
 		return aim{}, err
 	}
-	live, err := b.t.Live()
+	running, err := b.running()
 	if err != nil {
 		return aim{}, err
-	}
-	var running []session.View
-	for _, v := range live {
-		if v.Status() == session.Running && v.SideOf(me) != 0 {
-			running = append(running, v)
-		}
 	}
 	ended := seen.ID() != "" && seen.Status().Over()
 	switch {
@@ -505,18 +501,27 @@ func (b *builder) askWhich(question string, games []session.View, then func(sess
 	return b.say(question, &kb)
 }
 
-// games answers /games: the user's running games in the chat, with a
-// button each that shows it as a new message, or that there is none.
-func (b *builder) games() Decision {
+// running returns the user's running games in the chat, oldest first.
+func (b *builder) running() ([]session.View, error) {
 	live, err := b.t.Live()
 	if err != nil {
-		return b.refuse(session.View{}, err, true)
+		return nil, err
 	}
 	var running []session.View
 	for _, v := range live {
 		if v.Status() == session.Running && v.SideOf(b.req.User.ID) != 0 {
 			running = append(running, v)
 		}
+	}
+	return running, nil
+}
+
+// games answers /games: the user's running games in the chat, with a
+// button each that shows it as a new message, or that there is none.
+func (b *builder) games() Decision {
+	running, err := b.running()
+	if err != nil {
+		return b.refuse(session.View{}, err, true)
 	}
 	if len(running) == 0 {
 		return b.say(render.T(b.lang, render.MsgNoGame), nil)

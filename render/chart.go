@@ -1,11 +1,9 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"math"
 	"strconv"
 
@@ -96,12 +94,7 @@ func Chart(l Lang, ratings []float64, bars []ChartBar, notes []string) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, fmt.Errorf("render: chart: %w", err)
-	}
-	return buf.Bytes(), nil
+	return encodePNG(img, "chart")
 }
 
 // drawChart draws Chart and returns the texts it wrote, in order.

@@ -199,10 +199,16 @@ func Picture(v session.View) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encodePNG(img, "picture")
+}
+
+// encodePNG returns img as a PNG, fast to write (the pictures are flat
+// colours, which compress well anyway); what names it in an error.
+func encodePNG(img image.Image, what string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, img); err != nil {
-		return nil, fmt.Errorf("render: picture: %w", err)
+		return nil, fmt.Errorf("render: %s: %w", what, err)
 	}
 	return buf.Bytes(), nil
 }

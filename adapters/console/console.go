@@ -441,7 +441,7 @@ func (c *Console) board(id string, m adapters.Message) {
 	kb, text := b.Keyboard, b.Text
 	compact := kb.Partial && !c.cells
 	if compact {
-		text = strings.TrimSuffix(text, "\n"+render.WindowText(*m.Game, kb, m.Lang))
+		text = render.Text(*m.Game, m.Lang) // without the window's line
 		kb = controls(kb)
 	}
 	fmt.Fprintln(c.out)
@@ -510,7 +510,7 @@ func (c *Console) Attach(_ context.Context, f adapters.File) error {
 	}
 	path := filepath.Join(c.replays, f.Name)
 	if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-		fmt.Fprintln(c.out, "!", err)
+		fmt.Fprintln(c.out, err)
 		return err
 	}
 	fmt.Fprintln(c.out, mark, path)

@@ -215,6 +215,7 @@ func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
 	for _, want := range []string{
 		zh(render.MsgWelcome),
 		zh(render.MsgHelp),
+		zh(render.MsgNoButton, "42", 10),
 		zh(render.MsgBadAs, "a b"),
 		zh(render.MsgNowPlaying, "bob"),
 		zh(render.MsgTooLong, "200"),
@@ -224,7 +225,7 @@ func TestLangSettingHoldsForEveryTerminalText(t *testing.T) {
 		}
 	}
 	// No refusal of the terminal is in English.
-	for _, english := range []string{render.T(render.English, render.MsgHelp), render.T(render.English, render.MsgBadAs, "a b"), render.T(render.English, render.MsgTooLong, "200")} {
+	for _, english := range []string{render.T(render.English, render.MsgHelp), render.T(render.English, render.MsgNoButton, "42", 10), render.T(render.English, render.MsgBadAs, "a b"), render.T(render.English, render.MsgTooLong, "200")} {
 		if strings.Contains(out, english) {
 			t.Errorf("output has the English %q", english)
 		}
