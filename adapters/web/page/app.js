@@ -25,6 +25,7 @@ const link = launch.get("t") || ""; // the link's token, if opened from one
 let token = link; // the session's token
 let renewal = 0; // the timer that renews it
 let rejoined = false; // the event stream was refused and signed in again
+let signing = null; // the sign-in on its way
 let lang = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
 let locale = navigator.language || "en";
 let game = null; // the latest state
@@ -79,8 +80,15 @@ async function api(method, path, body) {
 
 // signIn gets a session token: from a Mini App's initData, or by renewing
 // the one held. When that one ran out (a phone asleep past its life), the
-// link that opened the page signs in again, to the game shown.
-async function signIn() {
+// link that opened the page signs in again, to the game shown. Calls made
+// while one is on its way (a refused move and a refused event stream at
+// once) share it.
+function signIn() {
+  if (!signing) signing = signInOnce().finally(() => { signing = null; });
+  return signing;
+}
+
+async function signInOnce() {
   const tg = window.Telegram && window.Telegram.WebApp;
   const initData = launch.get("tgWebAppData") || (tg && tg.initData) || "";
   const want = (game && game.game) || query.get("game") || "";
