@@ -52,6 +52,7 @@ func runMain(args []string, out, log io.Writer) error {
 	stones := fs.Int("stones", 3, "stones of each random opening")
 	radius := fs.Int("radius", 3, "opening stones lie within this distance of the centre")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
+	book := fs.String("openings", "", "file of openings, one a line (h8i9j10: column letter, row from 1), played in order instead of random ones")
 	workers := fs.Int("workers", 1, "games played at once (only for node-bounded engines on a loaded machine)")
 	sprtArg := fs.String("sprt", "", "elo0,elo1: stop early when an SPRT (alpha = beta = 0.05) decides")
 	if err := fs.Parse(args); err != nil {
@@ -84,6 +85,16 @@ func runMain(args []string, out, log io.Writer) error {
 	case c.turn <= 0 || c.pairs <= 0:
 		return fmt.Errorf("%w: -turn and -games must be positive", errUsage)
 	}
+	if *book != "" {
+		var err error
+		if c.book, err = readBook(*book, c.rules()); err != nil {
+			return fmt.Errorf("%w: -openings: %v", errUsage, err)
+		}
+		if len(c.book) < c.pairs {
+			return fmt.Errorf("%w: -openings %s holds %d openings, fewer than the %d that -games %d plays", errUsage, *book, len(c.book), c.pairs, *games)
+		}
+		c.bookName = filepath.Base(*book)
+	}
 	if c.guard <= 0 {
 		c.guard = c.turn/2 + time.Second
 	}
@@ -104,8 +115,12 @@ func runMain(args []string, out, log io.Writer) error {
 
 // summary prints the match result and each engine's move times.
 func summary(out io.Writer, c config, res result) {
-	fmt.Fprintf(out, "%s vs %s, %d×%d rule %d, %v a move, openings of %d stones (seed %d)\n",
-		c.names[0], c.names[1], c.size, c.size, c.rule, c.turn, c.stones, c.seed)
+	from := fmt.Sprintf("openings of %d stones (seed %d)", c.stones, c.seed)
+	if c.book != nil {
+		from = "openings from " + c.bookName
+	}
+	fmt.Fprintf(out, "%s vs %s, %d×%d rule %d, %v a move, %s\n",
+		c.names[0], c.names[1], c.size, c.size, c.rule, c.turn, from)
 	fmt.Fprintf(out, "%s: %v\n", c.names[0], res.tally)
 	if c.sprt != nil {
 		lo, hi := c.sprt.bounds()

@@ -243,3 +243,63 @@ func TestRunMainRejectsBadFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestBookOpeningsArePlayedInOrderBothWays(t *testing.T) {
+	dir := t.TempDir()
+	name := dir + "/book.txt"
+	if err := os.WriteFile(name, []byte("# two openings\nh8i9j10\n\nh8h9h10g7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := fakeConfig("row", "sparse", 2)
+	var err error
+	if c.book, err = readBook(name, c.rules()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"[{7 7} {8 8} {9 9}]", "[{7 7} {7 8} {7 9} {6 6}]"}
+	for i, g := range res.games {
+		if got := fmt.Sprint(g.opening); got != want[i/2] {
+			t.Errorf("game %d: opening %s, want %s", i, got, want[i/2])
+		}
+		if g.black != i%2 {
+			t.Errorf("game %d: engine %d black, want %d", i, g.black, i%2)
+		}
+	}
+	if len(res.games) != 4 {
+		t.Fatalf("%d games, want 4", len(res.games))
+	}
+}
+
+func TestBadBooksAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", "# nothing\n", "no opening"},
+		{"notation", "h8 i9\n", "want a column letter"},
+		{"row", "h8i\n", "want a row number"},
+		{"zero", "h0\n", "rows count from 1"},
+		{"offboard", "h8z9\n", "h8z9"},
+		{"twice", "h8h8\n", "h8h8"},
+		{"over", "a1b1a2b2a3b3a4b4a5\n", "over"},
+	} {
+		name := dir + "/" + tc.name
+		if err := os.WriteFile(name, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readBook(name, engine.Rules{Width: 15, Height: 15, K: 5})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: readBook = %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+	var out, log strings.Builder
+	name := dir + "/one"
+	if err := os.WriteFile(name, []byte("h8i9j10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := runMain([]string{"-e1", "a", "-e2", "b", "-openings", name, "-games", "4"}, &out, &log)
+	if err == nil || !strings.Contains(err.Error(), "holds 1 openings, fewer than the 2") {
+		t.Errorf("a book too short for -games: %v, want it refused", err)
+	}
+}

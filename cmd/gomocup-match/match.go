@@ -24,6 +24,8 @@ type config struct {
 	stones   int           // stones of a random opening
 	radius   int           // opening stones lie within radius of the centre
 	seed     uint64
+	book     [][]engine.Point // openings read from a file; random ones when nil
+	bookName string           // the file's name, for the summary
 	workers  int
 	sprt     *sprt
 	progress func(game, sofar string) // called after every game
@@ -34,10 +36,14 @@ func (c config) rules() engine.Rules {
 	return engine.Rules{Width: c.size, Height: c.size, K: 5, Exact: c.rule&1 != 0 && c.rule&4 == 0, Renju: c.rule&4 != 0}
 }
 
-// opening returns the stones of opening i: c.stones distinct cells within
-// c.radius of the centre, black first, drawn from a source seeded by the
-// match seed and i, so that a match replays.
+// opening returns the stones of opening i, black first: the book's i-th
+// when there is a book, else c.stones distinct cells within c.radius of
+// the centre drawn from a source seeded by the match seed and i, so that
+// a match replays.
 func (c config) opening(i int) []engine.Point {
+	if c.book != nil {
+		return c.book[i]
+	}
 	rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
 	for {
 		b, _ := engine.NewBoard(c.rules())

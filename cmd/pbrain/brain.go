@@ -21,8 +21,11 @@ const (
 	defaultTurnMS = 5000
 	marginMS      = 60 // kept back from every budget for I/O
 	minThinkMS    = 10 // the least a move is given
-	movesLeftMin  = 15 // moves the rest of the match is assumed to last, at least
-	maxTTBytes    = 64 << 20
+	// matchSpace is how many more moves of its own the rest of a game
+	// under a match clock is assumed to take at most (the value of
+	// Rapfi's match_space).
+	matchSpace = 21
+	maxTTBytes = 64 << 20
 )
 
 // brain holds one protocol session: the game and the manager's settings.
@@ -32,6 +35,7 @@ type brain struct {
 	exact    bool // INFO rule bit 1: exactly five wins
 	renju    bool // INFO rule bit 4: renju
 	turnMS   int  // INFO timeout_turn; 0 means as fast as possible
+	matchMS  int  // INFO timeout_match; 0 means no match clock
 	leftMS   int  // INFO time_left; -1 when not told
 	memBytes int  // INFO max_memory; 0 means no limit
 	maxNodes int64
@@ -158,6 +162,8 @@ func (b *brain) info(key, value string) {
 	switch key {
 	case "timeout_turn":
 		b.turnMS = n
+	case "timeout_match":
+		b.matchMS = n
 	case "time_left":
 		b.leftMS = n
 	case "max_memory":
@@ -277,17 +283,20 @@ func (b *brain) move(ctx context.Context) {
 	b.say(fmt.Sprintf("%d,%d", p.X, p.Y))
 }
 
-// thinkTime budgets one move from timeout_turn and time_left, keeping a
-// margin for I/O.
+// thinkTime budgets one move from timeout_turn and, under a match clock
+// (timeout_match), time_left: the turn's time, but no more than the time
+// left shared among the moves the game may still take, keeping a margin
+// for I/O. Time a move leaves unused goes back to the match clock, and so
+// to the moves after it.
 func (b *brain) thinkTime() time.Duration {
 	ms := b.turnMS
 	if ms == 0 {
 		ms = 100 // "as fast as possible": a short look still finds tactics
 	}
-	if b.leftMS >= 0 {
+	if b.matchMS > 0 && b.leftMS >= 0 {
 		r := b.board.Rules()
-		movesLeft := max(movesLeftMin, (r.Cells()-b.board.MoveCount())/4)
-		ms = min(ms, b.leftMS/movesLeft)
+		movesToGo := max(1, min(matchSpace, (r.Cells()-b.board.MoveCount())/2))
+		ms = min(ms, b.leftMS/movesToGo)
 	}
 	return time.Duration(max(minThinkMS, ms-marginMS)) * time.Millisecond
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/boardbot/boardbot/engine"
 )
 
 // converse feeds script to a session with a fixed node budget and returns
@@ -127,8 +129,39 @@ func TestThinkTimeFromInfo(t *testing.T) {
 		t.Errorf("turn 1000 ms: think %v", got)
 	}
 	b.info("time_left", "3000")
-	if got := b.thinkTime(); got.Milliseconds() >= 1000-marginMS || got.Milliseconds() < minThinkMS {
-		t.Errorf("3 s left for the match: think %v, want less than the turn limit", got)
+	if got := b.thinkTime(); got.Milliseconds() != 1000-marginMS {
+		t.Errorf("3 s left and no match clock: think %v, want the turn's time", got)
+	}
+	b.info("timeout_turn", "30000")
+	b.info("timeout_match", "180000")
+	b.info("time_left", "180000")
+	if got, want := b.thinkTime().Milliseconds(), int64(180000/matchSpace-marginMS); got != want {
+		t.Errorf("180 s left of a 180 s match: think %d ms, want a share of %d ms", got, want)
+	}
+	b.info("time_left", "3000")
+	if got, want := b.thinkTime().Milliseconds(), int64(3000/matchSpace-marginMS); got != want {
+		t.Errorf("3 s left for the match: think %d ms, want %d", got, want)
+	}
+	// Near the end of a game the time left is shared among fewer moves:
+	// 95 stones a side in runs of two leave 35 cells, 17 moves a side.
+	var black, white []engine.Point
+	for y := range 15 {
+		for x := range 15 {
+			p := engine.Point{X: x, Y: y}
+			if (x+2*y)%4 < 2 {
+				black = append(black, p)
+			} else {
+				white = append(white, p)
+			}
+		}
+	}
+	board, err := engine.Setup(b.board.Rules(), black[:95], white[:95])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.board = board
+	if got, want := b.thinkTime().Milliseconds(), int64(3000/17-marginMS); got != want {
+		t.Errorf("3 s left with 35 empty cells: think %d ms, want %d", got, want)
 	}
 	b.info("time_left", "0")
 	if got := b.thinkTime(); got.Milliseconds() != minThinkMS {
