@@ -303,3 +303,16 @@ func TestBadBooksAreRefused(t *testing.T) {
 		t.Errorf("a book too short for -games: %v, want it refused", err)
 	}
 }
+
+func TestCommittedBooksAreSound(t *testing.T) {
+	for name, rule := range map[string]int{"freestyle": 0, "renju": 4} {
+		c := config{size: 15, rule: rule}
+		book, err := readBook("openings/"+name+".txt", c.rules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(book) != 100 {
+			t.Errorf("%s: %d openings, want 100", name, len(book))
+		}
+	}
+}
