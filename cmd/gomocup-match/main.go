@@ -148,6 +148,11 @@ func summary(out io.Writer, c config, res result) {
 		at := func(q float64) time.Duration {
 			return ts[min(len(ts)-1, int(q*float64(len(ts))))].Round(time.Millisecond)
 		}
-		fmt.Fprintf(out, "%s: %d moves, time p50 %v p99 %v max %v; games forfeited %d\n", c.names[e], len(ts), at(0.5), at(0.99), ts[len(ts)-1].Round(time.Millisecond), faults[e])
+		var sum time.Duration
+		for _, t := range ts {
+			sum += t
+		}
+		mean := (sum / time.Duration(len(ts))).Round(time.Millisecond)
+		fmt.Fprintf(out, "%s: %d moves, time mean %v p50 %v p99 %v max %v; games forfeited %d\n", c.names[e], len(ts), mean, at(0.5), at(0.99), ts[len(ts)-1].Round(time.Millisecond), faults[e])
 	}
 }
