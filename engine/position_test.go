@@ -73,3 +73,27 @@ func TestUndoRestoresPosition(t *testing.T) {
 		})
 	}
 }
+
+func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
+	for name, r := range fourRules {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(31, 9))
+			randomGames(t, r, rng, 10, 40, func(game, ply int, p *pos, ms []move, th threats) {
+				var sum [2]int32
+				for _, i := range p.onBoard {
+					if p.cells[i] != cEmpty {
+						continue
+					}
+					for si := range 2 {
+						for d := range 4 {
+							sum[si] += patWeight[p.pat[si][i][d]]
+						}
+					}
+				}
+				if sum != p.score {
+					t.Fatalf("game %d ply %d: scores %v, the empty cells add up to %v", game, ply, p.score, sum)
+				}
+			})
+		})
+	}
+}
