@@ -95,7 +95,7 @@ func TestBackupNeedsTheBearerToken(t *testing.T) {
 	if code, _ := getBackup(t, off.URL+"/backup", "Bearer "+testBackupToken); code != http.StatusForbidden {
 		t.Errorf("/backup without a configured token: %d, want 403", code)
 	}
-	var logs syncBuffer
+	var logs watchedBuffer
 	on := httptest.NewServer(opsHandler(m, store, store, backupConfig{Token: testBackupToken}, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer on.Close()
 	for _, auth := range []string{"", "Bearer", "Bearer ", "Bearer wrong-token-0123456789", "Basic " + testBackupToken, "Bearer " + testBackupToken + "x", testBackupToken} {
@@ -123,7 +123,7 @@ func TestOpsListensOnLoopbackAndSaysWhat(t *testing.T) {
 		{"127.0.0.1:0", "/metrics, /healthz and /backup", true, false},
 		{"0.0.0.0:0", "/backup is off", false, true},
 	} {
-		var logs syncBuffer
+		var logs watchedBuffer
 		ctx, cancel := context.WithCancel(context.Background())
 		addrs := make(chan net.Addr, 1)
 		done := make(chan error, 1)

@@ -214,7 +214,7 @@ func TestRunBindsEveryListenerBeforeStarting(t *testing.T) {
 			dir := t.TempDir()
 			db := filepath.Join(dir, "bot.db")
 			cfg := writeConfig(t, "console:\n  enabled: true\n"+tc.yaml)
-			var out, errOut syncBuffer
+			var out, errOut watchedBuffer
 			err := run(context.Background(), []string{"-config", cfg, "-db", db}, env(tc.env), strings.NewReader("/play\n"), &out, &errOut)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.key+": ") || strings.Count(err.Error(), addr) != 1 || strings.Contains(err.Error(), "\n") {
 				t.Errorf("run: %v, want one line naming %s and %s once", err, tc.key, addr)
@@ -247,7 +247,7 @@ func TestFlagsOverrideEnvAndFile(t *testing.T) {
 		{"file over the default", "database: {path: " + path("file.db") + "}\n", nil, nil, "file.db"},
 	} {
 		args := append([]string{"-config", writeConfig(t, tc.yaml)}, tc.args...)
-		var out, errOut syncBuffer
+		var out, errOut watchedBuffer
 		if err := run(context.Background(), args, env(tc.env), strings.NewReader(""), &out, &errOut); err != nil {
 			t.Fatalf("%s: run: %v\n%s", tc.name, err, errOut.String())
 		}
@@ -268,7 +268,7 @@ func TestFlagsOverrideEnvAndFile(t *testing.T) {
 // and a database path the system refuses (named once).
 func TestCommandLine(t *testing.T) {
 	for _, arg := range []string{"-h", "-help", "--help"} {
-		var out, errOut syncBuffer
+		var out, errOut watchedBuffer
 		if err := run(context.Background(), []string{arg}, env(nil), strings.NewReader(""), &out, &errOut); err != nil {
 			t.Errorf("%s: %v", arg, err)
 		}
@@ -291,7 +291,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-db", db, "my.yaml", "more"}, "-config my.yaml"},
 		{[]string{"-nope"}, "-nope"},
 	} {
-		var out, errOut syncBuffer
+		var out, errOut watchedBuffer
 		err := run(context.Background(), tc.args, env(map[string]string{"BOT_DB": db}), strings.NewReader(""), &out, &errOut)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v, want one line with %q", tc.args, err, tc.want)
@@ -305,7 +305,7 @@ func TestCommandLine(t *testing.T) {
 	}
 
 	dir := t.TempDir() // a directory cannot be the database file
-	var out, errOut syncBuffer
+	var out, errOut watchedBuffer
 	err := run(context.Background(), nil, env(map[string]string{"BOT_DB": dir}), strings.NewReader(""), &out, &errOut)
 	if err == nil || strings.Count(err.Error(), dir) != 1 || !strings.Contains(err.Error(), "database.path (env BOT_DB)") {
 		t.Errorf("BOT_DB=%s: %v, want the path said once", dir, err)

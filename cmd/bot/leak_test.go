@@ -31,7 +31,7 @@ func TestStopDuringAStalledGetMeNeverPrintsTheToken(t *testing.T) {
 	defer ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, logs syncBuffer
+	var out, logs watchedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-db", filepath.Join(t.TempDir(), "bot.db")}, env(map[string]string{
@@ -77,7 +77,7 @@ func TestRedactionCutsEveryFormOfASecret(t *testing.T) {
 	for _, s := range c.secrets() {
 		fmt.Fprintf(&text, "plain %s quoted %q path %s query %s\n", s, s, url.PathEscape(s), url.QueryEscape(s))
 	}
-	var logged syncBuffer
+	var logged watchedBuffer
 	w := redactWriter{w: &logged, r: r}
 	if n, err := w.Write([]byte(text.String())); n != text.Len() || err != nil {
 		t.Fatalf("write: %d, %v", n, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,24 +17,6 @@ import (
 	"github.com/boardbot/boardbot/adapters/discord/discordtest"
 	"github.com/boardbot/boardbot/adapters/telegram/telegramtest"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer and readers at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestRunBothPlatformsWithMetricsNeverPrintsTokens runs the bot on the
 // fake Telegram and the fake Discord at once, with debug logs and the
@@ -58,7 +38,7 @@ func TestRunBothPlatformsWithMetricsNeverPrintsTokens(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, logs syncBuffer
+	var out, logs watchedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-config", cfgPath, "-db", filepath.Join(dir, "bot.db")}, env(map[string]string{

@@ -103,7 +103,7 @@ func TestEtcdOverTLSWithAPassword(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, logs syncBuffer
+	var out, logs watchedBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"-config", cfgPath}, env(vars), strings.NewReader(""), &out, &logs) }()
 	chat := tgbotapi.Chat{ID: 43, Type: "private"}
@@ -119,7 +119,7 @@ func TestEtcdOverTLSWithAPassword(t *testing.T) {
 	}
 
 	vars["BOT_ETCD_PASSWORD"] = "wrong-" + password
-	var logs2 syncBuffer
+	var logs2 watchedBuffer
 	err := run(context.Background(), []string{"-config", cfgPath}, env(vars), strings.NewReader(""), &out, &logs2)
 	if err == nil || !strings.Contains(err.Error(), "authentication failed") {
 		t.Fatalf("wrong password: %v, want an authentication error", err)

@@ -34,7 +34,7 @@ func TestStartWaitsForTheStore(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, logs syncBuffer
+	var out, logs watchedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-config", cfgPath}, env(map[string]string{

@@ -39,7 +39,7 @@ func TestUnreadableRecordsAreCountedAndNamedOnce(t *testing.T) {
 	}
 	defer store.Close()
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	var logged syncBuffer
+	var logged watchedBuffer
 	m := newMetrics(liveCount(store))
 	svc := session.New(store, &session.Config{
 		Now:          func() time.Time { return now },

@@ -27,22 +27,30 @@ import (
 	"github.com/boardbot/boardbot/render"
 )
 
-// watchedBuffer is output a test waits on: every write wakes wait.
+// watchedBuffer is output written and read at once, which a test can
+// wait on: every write wakes wait. Its zero value is ready to use.
 type watchedBuffer struct {
 	mu      sync.Mutex
 	b       strings.Builder
-	changed chan struct{}
+	changed chan struct{} // closed and replaced by every write
 }
-
-func newWatchedBuffer() *watchedBuffer { return &watchedBuffer{changed: make(chan struct{})} }
 
 func (w *watchedBuffer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.b.Write(p)
-	close(w.changed)
+	if w.changed != nil {
+		close(w.changed)
+	}
 	w.changed = make(chan struct{})
 	return len(p), nil
+}
+
+// String returns what was written so far.
+func (w *watchedBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
 
 // wait waits until cond holds of the output.
@@ -51,6 +59,9 @@ func (w *watchedBuffer) wait(t *testing.T, what string, cond func(string) bool) 
 	timeout := time.After(30 * time.Second)
 	for {
 		w.mu.Lock()
+		if w.changed == nil {
+			w.changed = make(chan struct{})
+		}
 		s, ch := w.b.String(), w.changed
 		w.mu.Unlock()
 		if cond(s) {
@@ -72,7 +83,7 @@ var linkRE = regexp.MustCompile(`🌐 [^:]+: (http://[^/\s]+)/#t=(\S+)`)
 func TestTerminalPrintsAWorkingWebLink(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
 	in, typed := io.Pipe()
-	out := newWatchedBuffer()
+	out := &watchedBuffer{}
 	var errOut strings.Builder
 	done := make(chan error, 1)
 	go func() {
@@ -114,7 +125,7 @@ func TestTerminalPrintsAWorkingWebLink(t *testing.T) {
 // runWithWeb runs the bot with the config yaml and the environment
 // vars, and the web board on a free loopback port, until the test ends.
 // It returns the board's address and what the bot wrote to stderr.
-func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *syncBuffer) {
+func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *watchedBuffer) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -132,7 +143,7 @@ func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *syn
 		vars["BOT_WEB_PUBLIC_URL"] = "http://" + addr
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
+	errOut := &watchedBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(vars), strings.NewReader(""), io.Discard, errOut)
@@ -148,7 +159,7 @@ func runWithWeb(t *testing.T, yaml string, vars map[string]string) (string, *syn
 
 // startTelegramWeb runs the bot on a fake Bot API with the web board and
 // the Mini App "board", until the test ends.
-func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *syncBuffer) {
+func startTelegramWeb(t *testing.T) (*telegramtest.Server, string, *watchedBuffer) {
 	t.Helper()
 	fake := telegramtest.NewServer()
 	t.Cleanup(fake.Close)
@@ -407,7 +418,7 @@ func TestTerminalOnlyWebBoardGivesChatsNoButton(t *testing.T) {
 	}
 	stdin, typing := io.Pipe() // the terminal waits for input until the end
 	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
+	errOut := &watchedBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-db", filepath.Join(dir, "bot.db"), "-config", config}, env(map[string]string{
