@@ -166,9 +166,9 @@ func NewRungPlayer(r Rung, o Options) (Player, error) {
 	budget.MaxNodes, budget.TTBytes = s.nodes, min(o.TTBytes, budgetTTBytes)
 	switch s.kind {
 	case kindLoose:
-		return loose{o.Rand, s.far}, nil
+		return easy{rng: o.Rand, far: s.far}, nil
 	case kindMixEasy:
-		return mixed{o.Rand, s.mix, easy{o.Rand}, medium{o.Rand}}, nil
+		return mixed{o.Rand, s.mix, easy{rng: o.Rand, block: easyBlockChance}, medium{o.Rand}}, nil
 	case kindMixMedium:
 		return mixed{o.Rand, s.mix, medium{o.Rand}, &hard{opts: budget}}, nil
 	}
@@ -192,34 +192,6 @@ func MaxRung(r Rules) Rung {
 		return top
 	}
 	return Rungs
-}
-
-// loose plays like easy, with more scatter and no blocking: it takes a
-// five when it has one and otherwise plays a random cell within two of a
-// stone with chance far percent, next to one otherwise (any cell on an
-// empty board).
-type loose struct {
-	rng *rand.Rand
-	far int
-}
-
-// Move returns loose's move.
-func (l loose) Move(ctx context.Context, b *Board) (Point, error) {
-	if err := checkPlayable(ctx, b); err != nil {
-		return Point{}, err
-	}
-	b = b.Clone()
-	if ps := winningMoves(b, b.ToMove()); len(ps) > 0 {
-		return pick(l.rng, ps), nil
-	}
-	d := 1
-	if l.rng.IntN(100) < l.far {
-		d = 2
-	}
-	if ps := nearStones(b, d); len(ps) > 0 {
-		return pick(l.rng, ps), nil
-	}
-	return pick(l.rng, b.LegalMoves()), nil
 }
 
 // mixed plays strong's move with chance pct percent, weak's otherwise.

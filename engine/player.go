@@ -35,7 +35,7 @@ func NewPlayerWith(l Level, o Options) (Player, error) {
 	o = o.withDefaults()
 	switch l {
 	case Easy:
-		return easy{o.Rand}, nil
+		return easy{rng: o.Rand, block: easyBlockChance}, nil
 	case Medium:
 		return medium{o.Rand}, nil
 	case Hard:
