@@ -75,6 +75,22 @@ func (w *watchedBuffer) wait(t *testing.T, what string, cond func(string) bool) 
 	}
 }
 
+// resignAndRematch resigns the game the signed link opens, after its
+// second move, and asks for a rematch, as the page's buttons do.
+func resignAndRematch(t *testing.T, addr, link, nonce string) {
+	t.Helper()
+	token := link[strings.Index(link, "#t=")+3:]
+	for _, kind := range []string{"resign", "rematch"} {
+		req, _ := http.NewRequest("POST", "http://"+addr+"/api/act", strings.NewReader(fmt.Sprintf(`{"kind":%q,"nonce":"%s-%s","moveNo":2}`, kind, nonce, kind)))
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s from the page: %v %v", kind, res, err)
+		}
+		res.Body.Close()
+	}
+}
+
 var linkRE = regexp.MustCompile(`🌐 [^:]+: (http://[^/\s]+)/#t=(\S+)`)
 
 // TestTerminalPrintsAWorkingWebLink runs the terminal game: a new board
@@ -213,16 +229,7 @@ func TestTelegramBoardOpensOnTheWeb(t *testing.T) {
 	}
 	// Resigned and rematched from the page: the rematch's board is
 	// posted in the chat.
-	token := link[strings.Index(link, "#t=")+3:]
-	for _, kind := range []string{"resign", "rematch"} {
-		req, _ := http.NewRequest("POST", "http://"+addr+"/api/act", strings.NewReader(fmt.Sprintf(`{"kind":%q,"nonce":"telegram-web-%s","moveNo":2}`, kind, kind)))
-		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("%s from the page: %v %v", kind, res, err)
-		}
-		res.Body.Close()
-	}
+	resignAndRematch(t, addr, link, "telegram-web")
 	if err := fake.Wait(wctx, func() bool {
 		ms := fake.BotMessages(chat.ID)
 		return len(ms) == 2 && len(placeButtons(ms[1])) > 0
@@ -282,16 +289,7 @@ func TestDiscordWebButtonGivesALinkToTheBoard(t *testing.T) {
 	}
 	// Resigned and rematched from the page: the rematch's board is
 	// posted in the channel.
-	session := link[strings.Index(link, "#t=")+3:]
-	for _, kind := range []string{"resign", "rematch"} {
-		req, _ := http.NewRequest("POST", "http://"+addr+"/api/act", strings.NewReader(fmt.Sprintf(`{"kind":%q,"nonce":"discord-web-%s","moveNo":2}`, kind, kind)))
-		req.Header.Set("Authorization", "Bearer "+session)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("%s from the page: %v %v", kind, res, err)
-		}
-		res.Body.Close()
-	}
+	resignAndRematch(t, addr, link, "discord-web")
 	if err := fake.WaitFor(20*time.Second, "the rematch's board in the channel", func() bool {
 		for _, m := range fake.Messages("c9") {
 			if _, ok := m.Button("🌐"); ok && m.ID != board.ID {
