@@ -72,15 +72,22 @@ const mediumChoices = 4
 // every open three. It is empty when no move blocks them all (the
 // opponent made two open threes at once).
 func (p *pos) blocks(ms []move, most int) []move {
-	var out []move
+	var out, buf []move
 	for _, m := range ms {
 		if len(out) == most {
 			break
 		}
 		p.play(int(m.cell))
-		_, th := p.scan(nil)
+		// The counts of cells by four class say it without a scan, but
+		// they include Black's fouls, which only the scan leaves out.
+		flex := p.fours[p.side-1][fFlex] > 0
+		if flex && p.renju && p.side == cBlack {
+			var th threats
+			buf, th = p.scanFours(buf[:0])
+			flex = th.myFlex >= 0
+		}
 		p.undo()
-		if th.myFlex < 0 {
+		if !flex {
 			out = append(out, m)
 		}
 	}
