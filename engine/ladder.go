@@ -95,25 +95,6 @@ var ladder = [Rungs]rungSpec{
 // than its 131 072 slots, and a node-bound search clears its table first.
 const budgetTTBytes = 2 << 20
 
-// String describes what rung s plays.
-func (s rungSpec) String() string {
-	switch s.kind {
-	case kindLoose:
-		return fmt.Sprintf("random cell near a stone (%d%% within two, else next to one); takes a five, never blocks one", s.far)
-	case kindEasy:
-		return "easy"
-	case kindMixEasy:
-		return fmt.Sprintf("medium's move %d%% of the time, else easy's", s.mix)
-	case kindMedium:
-		return "medium"
-	case kindMixMedium:
-		return fmt.Sprintf("hard's move (%d nodes) %d%% of the time, else medium's", s.nodes, s.mix)
-	case kindBudget:
-		return fmt.Sprintf("hard within %d nodes a move", s.nodes)
-	}
-	return "hard"
-}
-
 // Valid reports whether r is on the ladder (1..Rungs).
 func (r Rung) Valid() bool { return r >= 1 && r <= Rungs }
 

@@ -682,3 +682,22 @@ func TestLadderSmoke(t *testing.T) {
 		}
 	}
 }
+
+// String describes what rung s plays.
+func (s rungSpec) String() string {
+	switch s.kind {
+	case kindLoose:
+		return fmt.Sprintf("random cell near a stone (%d%% within two, else next to one); takes a five, never blocks one", s.far)
+	case kindEasy:
+		return "easy"
+	case kindMixEasy:
+		return fmt.Sprintf("medium's move %d%% of the time, else easy's", s.mix)
+	case kindMedium:
+		return "medium"
+	case kindMixMedium:
+		return fmt.Sprintf("hard's move (%d nodes) %d%% of the time, else medium's", s.nodes, s.mix)
+	case kindBudget:
+		return fmt.Sprintf("hard within %d nodes a move", s.nodes)
+	}
+	return "hard"
+}

@@ -259,6 +259,9 @@ func TestBookOpeningsArePlayedInOrderBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(res.games) != 4 {
+		t.Fatalf("%d games, want 4", len(res.games))
+	}
 	want := []string{"[{7 7} {8 8} {9 9}]", "[{7 7} {7 8} {7 9} {6 6}]"}
 	for i, g := range res.games {
 		if got := fmt.Sprint(g.opening); got != want[i/2] {
@@ -267,9 +270,6 @@ func TestBookOpeningsArePlayedInOrderBothWays(t *testing.T) {
 		if g.black != i%2 {
 			t.Errorf("game %d: engine %d black, want %d", i, g.black, i%2)
 		}
-	}
-	if len(res.games) != 4 {
-		t.Fatalf("%d games, want 4", len(res.games))
 	}
 }
 

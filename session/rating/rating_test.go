@@ -105,11 +105,9 @@ const (
 // drawChance is the chance of a draw between equals in the simulation.
 const drawChance = 0.05
 
-// game is one simulated game: the rating before it, the rung played and
-// the score.
+// game is one simulated game: the rating before it and the score.
 type game struct {
 	before Rating
-	rung   int
 	score  float64
 }
 
@@ -151,7 +149,7 @@ func simulate(rng *rand.Rand, trueElo, start float64, ladder []float64, games in
 	for range games {
 		i := Pick(r, ladder)
 		s := draw(rng, Expected(trueElo, ladder[i]))
-		out = append(out, game{r, i, s})
+		out = append(out, game{r, s})
 		r = r.Update(ladder[i], s)
 	}
 	return out, r
