@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
+	"github.com/boardbot/boardbot/session/rating"
 )
 
 // GameID identifies a game across platforms; it is short enough to travel
@@ -60,13 +60,11 @@ func (s Seat) Named() engine.Level {
 	if s.AI != engine.Adaptive {
 		return s.AI
 	}
-	best := engine.Easy
-	for _, l := range engine.Levels {
-		if math.Abs(l.Rung().Elo()-s.Rung.Elo()) < math.Abs(best.Rung().Elo()-s.Rung.Elo()) {
-			best = l
-		}
+	elos := make([]float64, len(engine.Levels))
+	for i, l := range engine.Levels {
+		elos[i] = l.Rung().Elo()
 	}
-	return best
+	return engine.Levels[rating.Pick(rating.Rating{Value: s.Rung.Elo()}, elos)]
 }
 
 // Status is where a game is in its life.
