@@ -68,27 +68,8 @@ func (b *builder) tap(a render.Action) Decision {
 // apply applies action a, tapped on message req.Message, which shows
 // game shown.
 func (b *builder) apply(a render.Action, shown session.View) Decision {
-	t := b.t
 	tapped := Place{Platform: b.d.platform, Chat: b.req.Chat, Message: b.req.Message}
-	var v session.View
-	var err error
 	switch a.Kind {
-	case render.Place:
-		v, err = t.Place(session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
-	case render.Resign:
-		v, err = t.Resign(a.Game)
-	case render.Accept:
-		v, err = t.Accept(a.Game)
-	case render.Decline:
-		v, err = t.Decline(a.Game)
-	case render.Cancel:
-		v, err = t.Cancel(a.Game)
-	case render.Undo:
-		v, err = t.Undo(session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
-	case render.UndoAccept:
-		v, err = t.AcceptUndo(session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
-	case render.UndoDecline:
-		v, err = t.DeclineUndo(session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
 	case render.Hint:
 		return b.hint(session.HintRequest{Game: a.Game, MoveNo: a.MoveNo}, tapped, false)
 	case render.Rematch:
@@ -101,7 +82,9 @@ func (b *builder) apply(a render.Action, shown session.View) Decision {
 		return b.noop(a, shown, tapped)
 	case render.Show:
 		return b.showGame(a, shown)
-	default:
+	}
+	v, ok, err := b.call(a.Kind, a)
+	if !ok {
 		return b.done()
 	}
 	// A cell keeps the window it was tapped in (while that holds the last
@@ -127,6 +110,46 @@ func (b *builder) apply(a render.Action, shown session.View) Decision {
 	return b.showAt(v, tapped, window, window != nil)
 }
 
+// call makes the service call of an action of kind that changes game
+// a.Game and returns the game after it; ok is false for a kind that is
+// not such a call.
+func (b *builder) call(kind render.ActionKind, a render.Action) (v session.View, ok bool, err error) {
+	t := b.t
+	undo := session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo}
+	switch kind {
+	case render.Place:
+		v, err = t.Place(session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
+	case render.Resign:
+		v, err = t.Resign(a.Game)
+	case render.Accept:
+		v, err = t.Accept(a.Game)
+	case render.Decline:
+		v, err = t.Decline(a.Game)
+	case render.Cancel:
+		v, err = t.Cancel(a.Game)
+	case render.Undo:
+		v, err = t.Undo(undo)
+	case render.UndoAccept:
+		v, err = t.AcceptUndo(undo)
+	case render.UndoDecline:
+		v, err = t.DeclineUndo(undo)
+	case render.Hint:
+		v, err = t.Hint(session.HintRequest{Game: a.Game, MoveNo: a.MoveNo})
+	default:
+		return v, false, nil
+	}
+	return v, true, err
+}
+
+// hintLimit returns the notice of a hint refused because the game's hints
+// are used up, saying how many it had; "" for any other outcome.
+func (b *builder) hintLimit(v session.View, err error) string {
+	if errors.Is(err, session.ErrHintLimit) && v.Hints() > 0 {
+		return render.T(b.lang, render.MsgHintLimit, v.Hints())
+	}
+	return ""
+}
+
 // current returns the game of a stale tap as it is now, to refresh the
 // tapped message with; the zero View when it cannot be read.
 func (b *builder) current(id session.GameID) session.View {
@@ -142,8 +165,7 @@ func (b *builder) current(id session.GameID) session.View {
 // the game had.
 func (b *builder) hint(req session.HintRequest, at Place, typed bool) Decision {
 	v, err := b.t.Hint(req)
-	if errors.Is(err, session.ErrHintLimit) && v.Hints() > 0 {
-		msg := render.T(b.lang, render.MsgHintLimit, v.Hints())
+	if msg := b.hintLimit(v, err); msg != "" {
 		if typed {
 			return b.say(msg, nil)
 		}
@@ -171,22 +193,14 @@ func (b *builder) showGame(a render.Action, v session.View) Decision {
 	case v.Status() != session.Running:
 		return b.notice(render.T(b.lang, render.MsgGameOver))
 	}
-	var err error
-	switch a.Then {
-	case render.Place:
-		v, err = b.t.Place(session.PlaceRequest{Game: a.Game, MoveNo: a.MoveNo, Cell: a.Cell})
-	case render.Resign:
-		v, err = b.t.Resign(a.Game)
-	case render.Undo:
-		v, err = b.t.Undo(session.UndoRequest{Game: a.Game, MoveNo: a.MoveNo})
-	case render.Hint:
-		v, err = b.t.Hint(session.HintRequest{Game: a.Game, MoveNo: a.MoveNo})
-		if errors.Is(err, session.ErrHintLimit) && v.Hints() > 0 {
-			return b.notice(render.T(b.lang, render.MsgHintLimit, v.Hints()))
+	if then, ok, err := b.call(a.Then, a); ok {
+		if msg := b.hintLimit(then, err); msg != "" {
+			return b.notice(msg)
 		}
-	}
-	if err != nil {
-		return b.refuse(v, err, false)
+		if err != nil {
+			return b.refuse(then, err, false)
+		}
+		v = then
 	}
 	return b.showNew(v, "")
 }
