@@ -96,9 +96,10 @@ func (b *builder) stats() Decision {
 	if len(lines) == 1 {
 		lines = append(lines, render.T(lang, render.MsgStatsNone))
 	}
-	lines = append(lines, aiRatings(st, lang)...)
-	if bars := render.ChartBars(st); len(st.Ratings) > 0 || len(bars) > 0 {
-		b.chart(st, bars)
+	notes := aiRatings(st, lang)
+	lines = append(lines, notes...)
+	if bars, ok := chartBars(st); ok {
+		b.chart(st, bars, notes)
 	}
 	return b.say(strings.Join(lines, "\n"), nil)
 }
@@ -116,10 +117,17 @@ func aiRatings(st session.Stats, l render.Lang) []string {
 	return lines
 }
 
-// chart adds the user's progress chart: their stats st, with the bars
-// of render.ChartBars(st).
-func (b *builder) chart(st session.Stats, bars []render.ChartBar) Decision {
-	png, err := render.Chart(b.lang, st.Ratings, bars, aiRatings(st, b.lang))
+// chartBars returns the bars of the chart of stats st, and whether the
+// chart has anything to draw (ratings or bars).
+func chartBars(st session.Stats) ([]render.ChartBar, bool) {
+	bars := render.ChartBars(st)
+	return bars, len(st.Ratings) > 0 || len(bars) > 0
+}
+
+// chart adds the user's progress chart: their stats st, with bars (see
+// chartBars) and notes, the lines of aiRatings(st).
+func (b *builder) chart(st session.Stats, bars []render.ChartBar, notes []string) Decision {
+	png, err := render.Chart(b.lang, st.Ratings, bars, notes)
 	if err != nil {
 		b.d.log.Warn("drawing a chart", "platform", b.d.platform, "err", err)
 		return b.done()
@@ -148,18 +156,18 @@ func (b *builder) chartAgain() Decision {
 	if err != nil {
 		return b.refuse(session.View{}, err, false)
 	}
-	bars := render.ChartBars(st)
-	if len(st.Ratings) == 0 && len(bars) == 0 {
+	bars, some := chartBars(st)
+	if !some {
 		return b.notice(render.T(b.lang, render.MsgChartEmpty))
 	}
-	ok, err := b.t.ClaimSend("", "chart")
+	first, err := b.t.ClaimSend("", "chart")
 	if err != nil {
 		return b.refuse(session.View{}, err, false)
 	}
-	if !ok {
+	if !first {
 		return b.done()
 	}
-	return b.chart(st, bars)
+	return b.chart(st, bars, aiRatings(st, b.lang))
 }
 
 // topSize is how many players /top lists.
