@@ -278,7 +278,11 @@ func Grid(v session.View) string {
 // and why the game ended (a line, a full board, a resignation, expiry, an
 // abort).
 func Status(v session.View, l Lang) string {
-	name := func(s engine.Stone) string { return seatLabel(v, s, l) }
+	return status(v, l, func(s engine.Stone) string { return seatLabel(v, s, l) })
+}
+
+// status is Status with each side called name(side).
+func status(v session.View, l Lang, name func(engine.Stone) string) string {
 	switch v.Status() {
 	case session.Running:
 		return T(l, MsgTurn, name(v.ToMove()))

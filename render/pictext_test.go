@@ -11,7 +11,7 @@ func TestPictureFontWritesChinese(t *testing.T) {
 		MsgChartAxis, MsgStatsLine, MsgAI, MsgGameTicTacToe, MsgFamilyNxN, MsgFamilyGomoku, MsgFamilyRenju,
 		MsgLevelEasy, MsgLevelMedium, MsgLevelHard, MsgLevelAdaptive, MsgAdaptiveAt, MsgStatsVsAI,
 		// The replay's result.
-		MsgWins, MsgWinsLine, MsgDraw, MsgResigned, MsgExpired, MsgOutOfTime, MsgAborted, MsgPlayer, MsgNumbers,
+		MsgWins, MsgWinsLine, MsgWinsOverline, MsgDraw, MsgResigned, MsgExpired, MsgOutOfTime, MsgAborted, MsgPlayer, MsgNumbers,
 	} {
 		for _, l := range Langs {
 			if s := catalog[k][l]; !canDraw(s) {

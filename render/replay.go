@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"image/gif"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/boardbot/boardbot/engine"
@@ -196,11 +195,10 @@ const MsgReplayMoves Key = "replay_moves"
 // player shown by their stone and, when the picture's font has its
 // letters, their name.
 func replayResult(v session.View, l Lang) string {
-	s := Status(v, l)
-	for _, side := range []engine.Stone{engine.Black, engine.White} {
-		if label := seatLabel(v, side, l); !canDraw(label) {
-			s = strings.ReplaceAll(s, label, Stone(v.Rules(), side))
+	return status(v, l, func(side engine.Stone) string {
+		if label := seatLabel(v, side, l); canDraw(label) {
+			return label
 		}
-	}
-	return s
+		return Stone(v.Rules(), side)
+	})
 }
