@@ -274,7 +274,8 @@ func bayesNear(ladder []float64, start float64, seeds, first int) float64 {
 // Within 100 Elo after 30 games cannot hold for every player: 30 games
 // leave a standard error of about 60 Elo, and an exact Bayesian estimate
 // (bayesNear) is within 100 Elo for about 88 % of them. The test asks
-// 75 % after 30 games and 90 % after 60, the mean score of every
+// 75 % after 30 games, and no more than 15 points below the exact
+// estimate, 90 % after 60, the mean score of every
 // strength in 40 to 60 %, and 95 % of the runs' own scores in 40 to 60 %.
 //
 // It runs on the engine's strength ladder, as measured (engine.Rung.Elo),
@@ -302,6 +303,12 @@ func checkConvergence(t *testing.T, ladder []float64, start float64) {
 		next, 100*frac(c.even), 100*c.minScore, 100*c.maxScore, c.evenPlayers, c.players)
 	if frac(c.near) < 0.75 {
 		t.Errorf("within 100 Elo after %d games in %.1f %% of runs, want at least 75 %%", first, 100*frac(c.near))
+	}
+	// The exact posterior, which knows the ladder's range, is the bound
+	// the rating is measured against: far below it, the rating wastes
+	// the games; above it, the simulation leaks the true strength.
+	if near := frac(c.near); near > bayes+0.05 || near < bayes-0.15 {
+		t.Errorf("within 100 Elo after %d games in %.1f %% of runs, the exact posterior in %.1f %%: want at most 15 points below it", first, 100*near, 100*bayes)
 	}
 	if frac(c.nearLater) < 0.90 {
 		t.Errorf("within 100 Elo after %d games in %.1f %% of runs, want at least 90 %%", 2*first, 100*frac(c.nearLater))
