@@ -13,6 +13,7 @@ import (
 	"github.com/boardbot/boardbot/render"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardbot/boardbot/adapters"
@@ -72,6 +73,37 @@ func TestBrowserSignsInAgainAfterTheSessionRanOut(t *testing.T) {
 	g, err := h.svc.Game(context.Background(), v.ID())
 	if err != nil || len(g.Moves()) != 2 {
 		t.Errorf("stored game after the tap: %v moves, %v; want the tap and the reply", len(g.Moves()), err)
+	}
+}
+
+// TestBrowserTapLandsThroughARedraw presses a cell, lets the page draw
+// the game again (as a state from its event stream makes it do), and
+// releases: the tap still lands, as a person's would.
+func TestBrowserTapLandsThroughARedraw(t *testing.T) {
+	h := newWebHarness(t)
+	v := h.play("906", "96", "7x7 k4 easy")
+	ctx := webtest.Browser(t, 800, 900)
+	webtest.Open(t, ctx, h.srv.URL+"/#t="+h.token("96", v.ID()), 49)
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const r = document.querySelector(`+strconv.Quote(webtest.Cell(2, 4))+`).getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mouse := func(kind input.DispatchMouseEventType) {
+		if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: kind, X: at[0], Y: at[1], Button: input.MouseButtonLeft, ClickCount: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mouse(input.DispatchMouseEventTypeMousePressed)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("draw(), true")); err != nil {
+		t.Fatal(err)
+	}
+	mouse(input.DispatchMouseEventTypeMouseReleased)
+	webtest.WaitFor(t, ctx, "the move and the reply", `document.querySelectorAll("#board .stone").length === 2`)
+	if n := webtest.Count(t, ctx, webtest.Cell(2, 4)+" .stone.s0"); n != 1 {
+		t.Errorf("the pressed cell shows %d black stones", n)
 	}
 }
 

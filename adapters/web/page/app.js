@@ -185,6 +185,48 @@ function show(s) {
   draw();
 }
 
+// boardCells returns the board's cells, row by row, building the grid
+// anew only when the board's shape changed. A redraw (a state from the
+// event stream) keeps the cells, so that a tap under way when it comes
+// still lands: a button taken out between press and release is not
+// clicked.
+let shape = ""; // the shape the cells were built for
+function boardCells(s) {
+  const board = $("board");
+  const want = [s.width, s.height, s.rows.join(), s.columns.join()].join("|");
+  if (want === shape) return board.querySelectorAll(".cell");
+  shape = want;
+  board.style.gridTemplateColumns = "minmax(0, .6fr) repeat(" + s.width + ", minmax(0, 1fr))";
+  board.replaceChildren();
+  for (let y = 0; y < s.height; y++) {
+    const label = document.createElement("div");
+    label.className = "label";
+    label.textContent = s.rows[y];
+    board.append(label);
+    for (let x = 0; x < s.width; x++) {
+      const cell = document.createElement("button");
+      cell.type = "button";
+      cell.className = "cell";
+      if (x === 0) cell.classList.add("left");
+      if (x === s.width - 1) cell.classList.add("right");
+      if (y === 0) cell.classList.add("top");
+      if (y === s.height - 1) cell.classList.add("bottom");
+      cell.dataset.x = x;
+      cell.dataset.y = y;
+      cell.setAttribute("aria-label", s.columns[x].toLowerCase() + s.rows[y]);
+      board.append(cell);
+    }
+  }
+  board.append(document.createElement("div"));
+  for (let x = 0; x < s.width; x++) {
+    const label = document.createElement("div");
+    label.className = "label";
+    label.textContent = s.columns[x];
+    board.append(label);
+  }
+  return board.querySelectorAll(".cell");
+}
+
 function draw() {
   const s = game;
   const at = view === null ? s.moves.length : view;
@@ -198,26 +240,14 @@ function draw() {
 
   const board = $("board");
   board.className = s.marks;
-  board.style.gridTemplateColumns = "minmax(0, .6fr) repeat(" + s.width + ", minmax(0, 1fr))";
-  board.replaceChildren();
+  const cells = boardCells(s);
   for (let y = 0; y < s.height; y++) {
-    const label = document.createElement("div");
-    label.className = "label";
-    label.textContent = s.rows[y];
-    board.append(label);
     for (let x = 0; x < s.width; x++) {
       const k = x + "," + y;
-      const cell = document.createElement("button");
-      cell.type = "button";
-      cell.className = "cell";
-      if (x === 0) cell.classList.add("left");
-      if (x === s.width - 1) cell.classList.add("right");
-      if (y === 0) cell.classList.add("top");
-      if (y === s.height - 1) cell.classList.add("bottom");
-      cell.dataset.x = x;
-      cell.dataset.y = y;
-      const name = s.columns[x].toLowerCase() + s.rows[y];
-      cell.setAttribute("aria-label", name);
+      const cell = cells[y * s.width + x];
+      cell.classList.remove("forbidden", "hint");
+      cell.replaceChildren();
+      cell.title = "";
       if (stones.has(k)) {
         const st = document.createElement("span");
         st.className = "stone s" + stones.get(k);
@@ -226,31 +256,23 @@ function draw() {
         if (win.has(k)) st.classList.add("win");
         cell.append(st);
         cell.disabled = true;
-      } else {
-        if (forbidden.has(k)) {
-          cell.classList.add("forbidden");
-          const m = document.createElement("span");
-          m.className = "mark";
-          m.textContent = "✕";
-          m.title = say("forbidden");
-          cell.append(m);
-        } else if (view === null && s.hint && s.hint[0] === x && s.hint[1] === y) {
-          cell.classList.add("hint");
-          const m = document.createElement("span");
-          m.className = "mark";
-          cell.append(m);
-        }
-        cell.disabled = !mine;
+        continue;
       }
-      board.append(cell);
+      if (forbidden.has(k)) {
+        cell.classList.add("forbidden");
+        const m = document.createElement("span");
+        m.className = "mark";
+        m.textContent = "✕";
+        cell.title = say("forbidden");
+        cell.append(m);
+      } else if (view === null && s.hint && s.hint[0] === x && s.hint[1] === y) {
+        cell.classList.add("hint");
+        const m = document.createElement("span");
+        m.className = "mark";
+        cell.append(m);
+      }
+      cell.disabled = !mine;
     }
-  }
-  board.append(document.createElement("div"));
-  for (let x = 0; x < s.width; x++) {
-    const label = document.createElement("div");
-    label.className = "label";
-    label.textContent = s.columns[x];
-    board.append(label);
   }
 
   for (const i of [0, 1]) {

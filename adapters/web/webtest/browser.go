@@ -107,16 +107,8 @@ func Open(t testing.TB, ctx context.Context, url string, cells int) {
 // Tap taps cell x, y and waits until the board shows stones stones.
 func Tap(t testing.TB, ctx context.Context, x, y, stones int) {
 	t.Helper()
-	for attempt := 0; ; attempt++ {
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(Cell(x, y))))
-		if err == nil {
-			break
-		}
-		// The page drew the board anew (a state from its event stream)
-		// between finding the cell and clicking it: find it again.
-		if !strings.Contains(err.Error(), "Could not find node with given id") || attempt == 10 {
-			t.Fatal(err)
-		}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(Cell(x, y)))); err != nil {
+		t.Fatal(err)
 	}
 	WaitFor(t, ctx, fmt.Sprintf("%d stones after the tap on %d,%d", stones, x, y), fmt.Sprintf(`document.querySelectorAll("#board .stone").length === %d`, stones))
 }
