@@ -22,7 +22,7 @@ type pos struct {
 	table      *patTable
 	dense      [2][]uint8       // [side-1]: the dense pattern table of each side, or nil
 	memo       map[uint64]uint8 // patterns for K > denseMaxK
-	score      [2]int32         // sum of patWeight over empty cells, per side
+	score      [2]int32         // sum of leafWeight over empty cells, per side
 	zob        [2][]uint64
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
@@ -63,8 +63,14 @@ const (
 )
 
 // patWeight is what one line pattern of an empty cell is worth to the side
-// that could play there.
+// that could play there, in ordering moves (combos) and in medium's
+// choice.
 var patWeight = [numPats]int32{0, 1, 4, 12, 16, 60, 70, 400, 1500}
+
+// leafWeight is what one line pattern of an empty cell adds to the line
+// potential (pos.score) the leaf value weighs. It is patWeight with a
+// four worth 100 instead of 70 (see docs/engine.md, "Against Rapfi").
+var leafWeight = [numPats]int32{0, 1, 4, 12, 16, 60, 100, 400, 1500}
 
 // newPos builds the fast position of b.
 func newPos(b *Board) *pos {
@@ -140,7 +146,7 @@ func newPos(b *Board) *pos {
 			for d := range 4 {
 				pt := p.lookup(uint8(s+1), p.key[s][d][i])
 				p.pat[s][i][d] = pt
-				p.score[s] += patWeight[pt]
+				p.score[s] += leafWeight[pt]
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
 			p.fours[s][comboFours[p.combo[s][i]]]++
@@ -203,7 +209,7 @@ func (p *pos) play(i int) {
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
 		for d := range 4 {
-			p.score[si] -= patWeight[p.pat[si][i][d]]
+			p.score[si] -= leafWeight[p.pat[si][i][d]]
 		}
 		p.fours[si][comboFours[p.combo[si][i]]]--
 	}
@@ -300,7 +306,7 @@ func (p *pos) update(i int, s uint8) {
 				if old := pOwn[j][d]; old != a {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(own), old})
 					pOwn[j][d] = a
-					sOwn += patWeight[a] - patWeight[old]
+					sOwn += leafWeight[a] - leafWeight[old]
 					if max(a, old) < patFour {
 						cOwn[j] += (uint16(a) - uint16(old)) * cw
 					} else {
@@ -312,7 +318,7 @@ func (p *pos) update(i int, s uint8) {
 				if old := pOther[j][d]; old != b {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(other), old})
 					pOther[j][d] = b
-					sOther += patWeight[b] - patWeight[old]
+					sOther += leafWeight[b] - leafWeight[old]
 					if max(b, old) < patFour {
 						cOther[j] += (uint16(b) - uint16(old)) * cw
 					} else {

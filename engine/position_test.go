@@ -86,7 +86,7 @@ func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 					}
 					for si := range 2 {
 						for d := range 4 {
-							sum[si] += patWeight[p.pat[si][i][d]]
+							sum[si] += leafWeight[p.pat[si][i][d]]
 						}
 					}
 				}
