@@ -191,11 +191,13 @@ function show(s) {
 // still lands: a button taken out between press and release is not
 // clicked.
 let shape = ""; // the shape the cells were built for
+let built = []; // those cells
 function boardCells(s) {
   const board = $("board");
   const want = [s.width, s.height, s.rows.join(), s.columns.join()].join("|");
-  if (want === shape) return board.querySelectorAll(".cell");
+  if (want === shape) return built;
   shape = want;
+  built = [];
   board.style.gridTemplateColumns = "minmax(0, .6fr) repeat(" + s.width + ", minmax(0, 1fr))";
   board.replaceChildren();
   for (let y = 0; y < s.height; y++) {
@@ -215,6 +217,7 @@ function boardCells(s) {
       cell.dataset.y = y;
       cell.setAttribute("aria-label", s.columns[x].toLowerCase() + s.rows[y]);
       board.append(cell);
+      built.push(cell);
     }
   }
   board.append(document.createElement("div"));
@@ -224,7 +227,7 @@ function boardCells(s) {
     label.textContent = s.columns[x];
     board.append(label);
   }
-  return board.querySelectorAll(".cell");
+  return built;
 }
 
 function draw() {
