@@ -213,11 +213,13 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 // evalOwn, then by the VCF at leaves, then moved to the third middle game
 // with the narrow threat search, then by late-move reductions, then by
 // the root checking each new best move as the iteration finds it and
-// playing a cut-short iteration's better move).
+// playing a cut-short iteration's better move, then by a four worth 100
+// in the leaf value, then by inner nodes on open boards no longer running
+// a VCF).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{6, 11}, 62062}
+}{Point{4, 6}, 81074}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.

@@ -9,7 +9,7 @@ const maxPly = 128
 const (
 	rootWidth  = 24 // root candidates searched
 	innerWidth = 12 // candidates searched at inner nodes
-	vcfInner   = 8  // attacking moves of the VCF run at inner nodes
+	vcfInner   = 8  // attacking moves of the VCF run at leaves and in threat searches
 	vcfRoot    = 30 // attacking moves of the VCF run at the root
 	vctRoot    = 4  // attacking moves of the VCT run at the root
 )
@@ -287,7 +287,12 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			}
 			return v
 		}
-		if th.myFours > 0 && s.vcf(vcfInner, ply) {
+		// On small boards an inner node where the side to move wins by
+		// fours is a win too. On open boards the search finds such wins
+		// through its own moves and the leaves' VCF, and spends the nodes
+		// better there: without this VCF it beat the version with it in
+		// self-play (see docs/engine.md, "Against Rapfi").
+		if s.small && th.myFours > 0 && s.vcf(vcfInner, ply) {
 			return winScore - int32(ply) - 3
 		}
 		if th.oppFlex {
