@@ -78,16 +78,16 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindMixEasy, mix: 20, elo: 1269},                // ± 62, 600 games
 	{kind: kindMixEasy, mix: 40, elo: 1522},                // ± 77, 600 games
 	{kind: kindMixEasy, mix: 60, elo: 1687},                // ± 85, 600 games
-	{kind: kindMixEasy, mix: 80, elo: 1887},                // ± 92, 600 games
-	{kind: kindMedium, elo: 2110},                          // ± 100, 600 games
-	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2244}, // ± 104, 600 games
-	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2346}, // ± 106, 600 games
-	{kind: kindBudget, nodes: 1000, elo: 2470},             // ± 109, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2563},             // ± 111, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2642},             // ± 113, 600 games
-	{kind: kindBudget, nodes: 5000, elo: 2690},             // ± 115, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2781},            // ± 118, 400 games
-	{kind: kindHard, elo: 2884},                            // ± 121, 300 games; 20 000 nodes a move
+	{kind: kindMixEasy, mix: 80, elo: 1889},                // ± 92, 600 games
+	{kind: kindMedium, elo: 2107},                          // ± 100, 600 games
+	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2233}, // ± 103, 600 games
+	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 106, 600 games
+	{kind: kindBudget, nodes: 1000, elo: 2492},             // ± 109, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2570},             // ± 111, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2656},             // ± 114, 600 games
+	{kind: kindBudget, nodes: 5000, elo: 2739},             // ± 116, 500 games
+	{kind: kindBudget, nodes: 10000, elo: 2817},            // ± 118, 400 games
+	{kind: kindHard, elo: 2914},                            // ± 122, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search
