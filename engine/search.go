@@ -9,7 +9,7 @@ const maxPly = 128
 const (
 	rootWidth  = 24 // root candidates searched
 	innerWidth = 12 // candidates searched at inner nodes
-	vcfInner   = 8  // attacking moves of the VCF run at leaves and in threat searches
+	vcfInner   = 8  // attacking moves of the VCF at leaves, in threat searches and at small boards' inner nodes
 	vcfRoot    = 30 // attacking moves of the VCF run at the root
 	vctRoot    = 4  // attacking moves of the VCT run at the root
 )
