@@ -215,11 +215,11 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 // the root checking each new best move as the iteration finds it and
 // playing a cut-short iteration's better move, then by a four worth 100
 // in the leaf value, then by inner nodes on open boards no longer running
-// a VCF).
+// a VCF, then by reverse futility pruning).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{4, 6}, 81074}
+}{Point{4, 6}, 55443}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.
@@ -337,4 +337,53 @@ func TestLateMoveReductionsDeepen(t *testing.T) {
 	if deeper == 0 {
 		t.Error("reductions never finished a deeper iteration")
 	}
+}
+
+// TestReverseFutility checks the pruning rule near the leaves on open
+// boards: a null-window node whose static value beats beta by the margin
+// for its depth returns that value unsearched, unless the side to move
+// must answer an open three (or a five), which it always searches; and a
+// node just short of the margin is searched.
+func TestReverseFutility(t *testing.T) {
+	pruned, answered, short := 0, 0, 0
+	for name, r := range fourRules {
+		if min(r.Width, r.Height) < openBoard {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(35, 1))
+			randomGames(t, r, rng, 6, 40, func(game, ply int, p *pos, ms []move, th threats) {
+				if len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 || len(p.stack) == 0 {
+					return
+				}
+				for depth := 1; depth <= futilityDepth; depth++ {
+					s := newSearcher(p, getTT(1<<20, true), newLimits(context.Background(), 0, 1<<40))
+					v := s.static(th)
+					beta := v - futilityMargin*int32(depth)
+					got := s.search(depth, 1, beta-1, beta)
+					switch {
+					case th.oppFlex:
+						if s.nodes == 0 {
+							t.Fatalf("game %d ply %d depth %d: facing an open three, the node was not searched", game, ply, depth)
+						}
+						answered++
+					case got != v || s.nodes != 0:
+						t.Fatalf("game %d ply %d depth %d: value %d after %d nodes, want the static %d unsearched", game, ply, depth, got, s.nodes, v)
+					default:
+						pruned++
+					}
+					s = newSearcher(p, getTT(1<<20, true), newLimits(context.Background(), 0, 1<<40))
+					s.search(depth, 1, beta, beta+1)
+					if s.nodes == 0 {
+						t.Fatalf("game %d ply %d depth %d: a node short of the margin was not searched", game, ply, depth)
+					}
+					short++
+				}
+			})
+		})
+	}
+	if pruned < 100 || answered < 20 {
+		t.Errorf("%d pruned nodes and %d open threes answered: the games do not test the rule", pruned, answered)
+	}
+	t.Logf("%d pruned, %d open threes answered, %d short of the margin searched", pruned, answered, short)
 }

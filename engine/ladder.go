@@ -75,19 +75,19 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindLoose, far: 100, elo: 786},                  // ± 59, 300 games
 	{kind: kindLoose, far: 50, elo: 881},                   // ± 54, 400 games
 	{kind: kindEasy, elo: 1000},                            // the anchor, 500 games
-	{kind: kindMixEasy, mix: 20, elo: 1269},                // ± 62, 600 games
+	{kind: kindMixEasy, mix: 20, elo: 1270},                // ± 62, 600 games
 	{kind: kindMixEasy, mix: 40, elo: 1522},                // ± 77, 600 games
 	{kind: kindMixEasy, mix: 60, elo: 1687},                // ± 85, 600 games
-	{kind: kindMixEasy, mix: 80, elo: 1889},                // ± 92, 600 games
-	{kind: kindMedium, elo: 2107},                          // ± 100, 600 games
-	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2233}, // ± 103, 600 games
-	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 106, 600 games
-	{kind: kindBudget, nodes: 1000, elo: 2492},             // ± 109, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2570},             // ± 111, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2656},             // ± 114, 600 games
-	{kind: kindBudget, nodes: 5000, elo: 2739},             // ± 116, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2817},            // ± 118, 400 games
-	{kind: kindHard, elo: 2914},                            // ± 122, 300 games; 20 000 nodes a move
+	{kind: kindMixEasy, mix: 80, elo: 1890},                // ± 92, 600 games
+	{kind: kindMedium, elo: 2097},                          // ± 99, 600 games
+	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2209}, // ± 102, 600 games
+	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 105, 600 games
+	{kind: kindBudget, nodes: 1000, elo: 2481},             // ± 109, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2554},             // ± 111, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2608},             // ± 112, 600 games
+	{kind: kindBudget, nodes: 5000, elo: 2708},             // ± 115, 500 games
+	{kind: kindBudget, nodes: 10000, elo: 2786},            // ± 117, 400 games
+	{kind: kindHard, elo: 2860},                            // ± 121, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search
