@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,21 @@ import (
 
 const testToken = "MTAx.fake-bot-token.never-print"
 
+// harnesses numbers the harnesses, so that each has its own bot token
+// (harnessToken).
+var harnesses atomic.Int64
+
+// harnessToken returns a bot token of its own for harness n. discordgo
+// keeps reconnecting a session whose connection dropped even after it is
+// closed, through the package-wide API base (SetAPIBase), which by then
+// points at a later test's fake server; with the same token there, such a
+// session identified and took that test's gateway connection, and the
+// test's interactions went to a stopped bot. The fake server refuses a
+// token other than its own, as Discord does.
+func harnessToken(n int64) string {
+	return "MTAx.fake-bot-token-" + strconv.FormatInt(n, 10) + ".never-print"
+}
+
 // waitLimit only bounds a failing test; nothing waits for it to pass.
 const waitLimit = 20 * time.Second
 
@@ -36,11 +52,12 @@ var (
 
 // harness runs a Bot on a bbolt file against a fake Discord.
 type harness struct {
-	t    testing.TB
-	fake *discordtest.Server
-	db   string
-	cfg  Config
-	logs syncBuffer
+	t     testing.TB
+	fake  *discordtest.Server
+	token string
+	db    string
+	cfg   Config
+	logs  syncBuffer
 
 	store  *boltstore.Store
 	svc    *session.Service
@@ -101,12 +118,13 @@ func newHarness(t testing.TB, edit func(*Config)) *harness {
 	h := &harness{t: t, db: filepath.Join(t.TempDir(), "bot.db"), now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
 	// Time is up for an interaction only when a test says so, as the
 	// bot defers only when its Config.After fires.
-	h.fake = discordtest.New(discordtest.Options{Token: testToken, Deadline: func() <-chan time.Time { return nil }})
+	h.token = harnessToken(harnesses.Add(1))
+	h.fake = discordtest.New(discordtest.Options{Token: h.token, Deadline: func() <-chan time.Time { return nil }})
 	if err := SetAPIBase(h.fake.URL); err != nil {
 		t.Fatal(err)
 	}
 	h.cfg = Config{
-		Token: testToken, AppID: discordtest.AppID,
+		Token: h.token, AppID: discordtest.AppID,
 		After:   func(time.Duration) <-chan time.Time { h.mu.Lock(); defer h.mu.Unlock(); return h.fire },
 		Handled: h.markHandled,
 		Log:     slog.New(slog.NewTextHandler(&h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -122,7 +140,7 @@ func newHarness(t testing.TB, edit func(*Config)) *harness {
 		if err := SetAPIBase(DefaultAPIBase); err != nil {
 			t.Error(err)
 		}
-		if logs := h.logs.String(); strings.Contains(logs, testToken) || strings.Contains(logs, "itoken-") {
+		if logs := h.logs.String(); strings.Contains(logs, h.token) || strings.Contains(logs, "itoken-") {
 			t.Errorf("a token was logged:\n%s", logs)
 		}
 	})
