@@ -352,12 +352,20 @@ func TestReverseFutility(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(35, 1))
+			tt := getTT(1<<16, true)
+			defer putTT(tt)
+			// searcher returns a search of p with an empty table, so that
+			// no stored bound stands in for the rule.
+			searcher := func(p *pos) *searcher {
+				clear(tt.slots)
+				return newSearcher(p, tt, newLimits(context.Background(), 0, 1<<40))
+			}
 			randomGames(t, r, rng, 6, 40, func(game, ply int, p *pos, ms []move, th threats) {
 				if len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 || len(p.stack) == 0 {
 					return
 				}
 				for depth := 1; depth <= futilityDepth; depth++ {
-					s := newSearcher(p, getTT(1<<20, true), newLimits(context.Background(), 0, 1<<40))
+					s := searcher(p)
 					v := s.static(th)
 					beta := v - futilityMargin*int32(depth)
 					got := s.search(depth, 1, beta-1, beta)
@@ -372,7 +380,7 @@ func TestReverseFutility(t *testing.T) {
 					default:
 						pruned++
 					}
-					s = newSearcher(p, getTT(1<<20, true), newLimits(context.Background(), 0, 1<<40))
+					s = searcher(p)
 					s.search(depth, 1, beta, beta+1)
 					if s.nodes == 0 {
 						t.Fatalf("game %d ply %d depth %d: a node short of the margin was not searched", game, ply, depth)

@@ -18,12 +18,11 @@
 //
 // InitialDeviation is 1,000, not Glickman's 350: a new player may be
 // anywhere on a ladder some 2,000 Elo wide, and a strong one must climb
-// over a thousand Elo in a few dozen games. On the engine's ladder as
-// measured after its inner VCF change, after 30 games, 63.9 % of players
-// were rated within 100 Elo of their strength with 500, 74.8 % with 700,
-// 75.6 % with 800 and 77.1 % with 1,000 (on the ladder measured before,
-// 77 % with 700 and 78 % with 900 or 1,000; on the one measured since,
-// 78.5 % with 1,000).
+// over a thousand Elo in a few dozen games. After 30 games, the share of
+// players rated within 100 Elo of their strength was, on one measurement
+// of the engine's ladder, 63.9 % with 500, 74.8 % with 700, 75.6 % with
+// 800 and 77.1 % with 1,000; on the ladder as now measured it is 78.5 %
+// with 1,000.
 //
 // Tau is 0.5, in the middle of the 0.3 to 1.2 Glickman advises. With one
 // game per rating period the volatility hardly moves whatever Tau (it
