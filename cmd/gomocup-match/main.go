@@ -130,6 +130,22 @@ func summary(out io.Writer, c config, res result) {
 		}
 		fmt.Fprintf(out, "SPRT elo0=%g elo1=%g: LLR %.2f [%.2f, %.2f]: %s\n", c.sprt.elo0, c.sprt.elo1, c.sprt.llr(res.tally), lo, hi, v)
 	}
+	// The first engine's result with each colour: in many openings one
+	// side is far ahead, and the colour split shows it.
+	var byColour [2]tally // [0]: as Black, [1]: as White
+	for _, g := range res.games {
+		t := &byColour[g.black]
+		switch g.winner {
+		case -1:
+			t.draws++
+		case 0:
+			t.wins++
+		default:
+			t.losses++
+		}
+	}
+	b, w := byColour[0], byColour[1]
+	fmt.Fprintf(out, "%s as Black: +%d -%d =%d; as White: +%d -%d =%d\n", c.names[0], b.wins, b.losses, b.draws, w.wins, w.losses, w.draws)
 	faults := [2]int{}
 	for _, g := range res.games {
 		if g.reason != "five" && g.reason != "board full" {

@@ -317,7 +317,7 @@ func TestCommittedBooksAreSound(t *testing.T) {
 	}
 }
 
-func TestSummaryGivesMoveTimes(t *testing.T) {
+func TestSummaryGivesMoveTimesAndColours(t *testing.T) {
 	c := fakeConfig("row", "sparse", 1)
 	ms := func(n ...int) []time.Duration {
 		var ts []time.Duration
@@ -326,15 +326,17 @@ func TestSummaryGivesMoveTimes(t *testing.T) {
 		}
 		return ts
 	}
-	res := result{tally: tally{wins: 1, losses: 1}, games: []game{
-		{winner: 0, reason: "five", times: [2][]time.Duration{ms(100, 200), ms(10)}},
-		{winner: 1, reason: "five", times: [2][]time.Duration{ms(600), ms(30, 20)}},
+	res := result{tally: tally{wins: 2, losses: 1}, games: []game{
+		{black: 0, winner: 0, reason: "five", times: [2][]time.Duration{ms(100, 200), ms(10)}},
+		{black: 1, winner: 1, reason: "five", times: [2][]time.Duration{ms(600), ms(30, 20)}},
+		{black: 1, winner: 0, reason: "five"},
 	}}
 	var out strings.Builder
 	summary(&out, c, res)
 	for _, want := range []string{
 		"row#1: 3 moves, time mean 300ms p50 200ms p99 600ms max 600ms; games forfeited 0",
 		"sparse#2: 3 moves, time mean 20ms p50 20ms p99 30ms max 30ms; games forfeited 0",
+		"row#1 as Black: +1 -0 =0; as White: +1 -1 =0",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary:\n%s\nwant a line %q", out.String(), want)
