@@ -14,8 +14,10 @@
 // with incremental line patterns (position.go, patterns.go), threat levels
 // and evaluation (eval.go), candidate moves ordered by threat (movegen.go),
 // iterative-deepening principal-variation search with a transposition table
-// (tt.go), killer and history ordering, VCF at inner nodes and VCF and VCT
-// at the root (vcf.go), a narrow, deep VCT that finds its own wins and
+// (tt.go), killer and history ordering, late-move reductions, reverse
+// futility pruning and singular extensions, VCF at the leaves (and at
+// inner nodes on small boards) and VCF and VCT at the root (vcf.go), a
+// narrow, deep VCT that finds its own wins and
 // leaves out root moves that lose to the opponent's (vctn.go), within a
 // time or node budget (timeman.go). The three levels are named points on
 // a ladder of Rungs strengths measured in Elo (ladder.go): rungs between

@@ -215,11 +215,11 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 // the root checking each new best move as the iteration finds it and
 // playing a cut-short iteration's better move, then by a four worth 100
 // in the leaf value, then by inner nodes on open boards no longer running
-// a VCF, then by reverse futility pruning).
+// a VCF, then by reverse futility pruning, then by singular extension).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{4, 6}, 55443}
+}{Point{4, 6}, 100401}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.
@@ -306,36 +306,37 @@ func benchBoards(t *testing.T) []*Board {
 // search finish iterations at least as deep as without, on the third
 // middle game (the first two are won by threats before any iteration),
 // though it searches more moves at each node: at budgets from 100 000 to
-// 400 000 nodes it is never shallower and at some deeper, and never
-// chooses a move it sees losing. (Depth by budget is a step function: at
-// one budget alone the two may finish the same depth.)
+// 400 000 nodes it is never shallower, at some it is ahead (deeper, or as
+// deep on fewer nodes, having stopped on its own before the budget), and
+// it never chooses a move it sees losing. (Depth by budget is a step
+// function: at one budget alone the two may finish the same depth.)
 func TestLateMoveReductionsDeepen(t *testing.T) {
 	b := mustPlay(t, gomoku, midgame15[2]...)
-	run := func(lmr bool, nodes int64) (int, int32) {
+	run := func(lmr bool, nodes int64) (int, int32, int64) {
 		p := newPos(b)
 		tt := getTT(4<<20, true)
 		defer putTT(tt)
 		s := newSearcher(p, tt, newLimits(context.Background(), 0, nodes))
 		s.lmr = lmr
 		_, score := s.best()
-		return s.depth, score
+		return s.depth, score, s.nodes
 	}
-	deeper := 0
+	ahead := 0
 	for _, nodes := range []int64{100_000, 150_000, 200_000, 300_000, 400_000} {
-		dOn, sOn := run(true, nodes)
-		dOff, _ := run(false, nodes)
+		dOn, sOn, nOn := run(true, nodes)
+		dOff, _, nOff := run(false, nodes)
 		if dOn < dOff {
 			t.Errorf("%d nodes: depth %d with reductions, %d without", nodes, dOn, dOff)
 		}
-		if dOn > dOff {
-			deeper++
+		if dOn > dOff || dOn == dOff && nOn < nodes && nOn < nOff {
+			ahead++
 		}
 		if sOn < -winBound {
 			t.Errorf("%d nodes: the reduced search sees its move lose (%d)", nodes, sOn)
 		}
 	}
-	if deeper == 0 {
-		t.Error("reductions never finished a deeper iteration")
+	if ahead == 0 {
+		t.Error("reductions never finished an iteration deeper or sooner")
 	}
 }
 
@@ -394,4 +395,89 @@ func TestReverseFutility(t *testing.T) {
 		t.Errorf("%d pruned nodes and %d open threes answered: the games do not test the rule", pruned, answered)
 	}
 	t.Logf("%d pruned, %d open threes answered, %d short of the margin searched", pruned, answered, short)
+}
+
+// TestSingularExtension checks the singular test on positions of seeded
+// random games under each open-board rule. Its answer is that of a search
+// of the node without the table's move, to half the depth, against the
+// table's value less the margin: the move is extended when that search
+// stays below, the node is cut when it does not and the bound beats beta,
+// and neither otherwise. The test leaves the node's move list and its
+// table entry as they were, and the games reach all three outcomes.
+func TestSingularExtension(t *testing.T) {
+	extended, cut, neither := 0, 0, 0
+	for name, r := range fourRules {
+		if min(r.Width, r.Height) < openBoard {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(36, 1))
+			tt := getTT(1<<16, true)
+			defer putTT(tt)
+			lim := newLimits(context.Background(), 0, 1<<40)
+			randomGames(t, r, rng, 4, 40, func(game, ply int, p *pos, ms []move, th threats) {
+				if ply%4 != 2 || len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
+					return
+				}
+				const depth = singularDepth
+				clear(tt.slots)
+				s := newSearcher(p, tt, lim)
+				s.search(depth, 1, -infinity, infinity)
+				key := p.hash ^ s.salt
+				cell, score, d, bound, ok := tt.probe(key)
+				if !ok || cell < 0 || bound == ttUpper || d < depth-2 {
+					return
+				}
+				ttScore := fromTT(score, 1)
+				if ttScore <= -winBound || ttScore >= winBound {
+					return
+				}
+				sb := ttScore - singularMargin*depth
+				beta := ttScore + 1
+				if game%2 == 1 {
+					beta = sb - 1
+				}
+				entry := tt.slots[key&tt.mask]
+				table := slices.Clone(tt.slots)
+				s = newSearcher(p, tt, lim)
+				list, _ := p.scan(s.buf(1))
+				s.bufs[1] = list
+				before := slices.Clone(list)
+				extend, v, gotCut := s.singular(list, 1, depth, cell, ttScore, beta)
+				if !slices.Equal(list, before) {
+					t.Fatalf("game %d ply %d: the node's move list changed", game, ply)
+				}
+				if tt.slots[key&tt.mask] != entry {
+					t.Fatalf("game %d ply %d: the test stored a result for the node", game, ply)
+				}
+				// The same search of the node without the move, from the
+				// same table.
+				copy(tt.slots, table)
+				w := newSearcher(p, tt, lim)
+				w.excluded[1] = cell
+				want := w.search(depth/2, 1, sb-1, sb)
+				switch {
+				case want < sb:
+					if extend != cell || gotCut {
+						t.Fatalf("game %d ply %d: no other move reaches %d (%d), want %d extended, got %d (cut %v)", game, ply, sb, want, cell, extend, gotCut)
+					}
+					extended++
+				case sb >= beta:
+					if extend >= 0 || !gotCut || v != sb {
+						t.Fatalf("game %d ply %d: another move reaches %d >= beta %d, want a cut with it, got %d (cut %v, extend %d)", game, ply, sb, beta, v, gotCut, extend)
+					}
+					cut++
+				default:
+					if extend >= 0 || gotCut {
+						t.Fatalf("game %d ply %d: another move reaches %d < beta %d, want neither, got extend %d cut %v", game, ply, sb, beta, extend, gotCut)
+					}
+					neither++
+				}
+			})
+		})
+	}
+	if extended < 5 || cut < 5 || neither < 5 {
+		t.Errorf("%d extended, %d cut, %d neither: the games do not test every outcome", extended, cut, neither)
+	}
+	t.Logf("%d extended, %d cut, %d neither", extended, cut, neither)
 }

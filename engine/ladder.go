@@ -83,11 +83,11 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2209}, // ± 102, 600 games
 	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 105, 600 games
 	{kind: kindBudget, nodes: 1000, elo: 2481},             // ± 109, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2554},             // ± 111, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2608},             // ± 112, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2555},             // ± 111, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2607},             // ± 112, 600 games
 	{kind: kindBudget, nodes: 5000, elo: 2708},             // ± 115, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2786},            // ± 117, 400 games
-	{kind: kindHard, elo: 2860},                            // ± 121, 300 games; 20 000 nodes a move
+	{kind: kindBudget, nodes: 10000, elo: 2791},            // ± 117, 400 games
+	{kind: kindHard, elo: 2867},                            // ± 121, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search

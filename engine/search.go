@@ -36,6 +36,16 @@ const (
 	futilityMargin = 150
 )
 
+// Singular extension on open boards (see search): at nodes at least
+// singularDepth plies from the leaves and fewer than singularPly from the
+// root, with a margin of singularMargin a ply. It beat the search without
+// in self-play at the clock (see docs/engine.md, "Against Rapfi").
+const (
+	singularDepth  = 6
+	singularMargin = 20
+	singularPly    = 40
+)
+
 // searcher is one search of one position: iterative-deepening principal
 // variation search over pos, with a transposition table, killer and
 // history move ordering, and threat-space search.
@@ -51,6 +61,7 @@ type searcher struct {
 	killers    [maxPly][2]int32
 	history    []int32
 	threatMove [maxPly]int32
+	excluded   [maxPly]int32 // the move a singular test leaves out at each ply, or -1
 	vcfMemo    []vcfSlot
 	depth      int // deepest iteration finished
 	nextCheck  int64
@@ -76,6 +87,7 @@ func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	}
 	for i := range s.killers {
 		s.killers[i] = [2]int32{-1, -1}
+		s.excluded[i] = -1
 	}
 	return s
 }
@@ -308,8 +320,11 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			ms = p.defences(ms)
 		}
 	}
+	// A singular test searches this node again without one move: the
+	// table's result for the node does not answer it.
+	excluded := s.excluded[ply]
 	ttCell, ttScore, ttDepth, ttBound, ok := s.tt.probe(p.hash ^ s.salt)
-	if ok && ttDepth >= depth {
+	if ok && ttDepth >= depth && excluded < 0 {
 		sc := fromTT(ttScore, ply)
 		switch {
 		case ttBound == ttExact,
@@ -325,6 +340,17 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	if !s.small && !forced && !th.oppFlex && depth <= futilityDepth && beta-alpha == 1 && beta > -winBound && beta < winBound {
 		if v := s.static(th); v-futilityMargin*int32(depth) >= beta {
 			return v
+		}
+	}
+	extend := int32(-1)
+	if !s.small && !forced && excluded < 0 && depth >= singularDepth && ply < singularPly && ok && ttCell >= 0 && ttBound != ttUpper && ttDepth >= depth-2 {
+		var cut bool
+		var v int32
+		if extend, v, cut = s.singular(ms, ply, depth, ttCell, fromTT(ttScore, ply), beta); cut {
+			return v
+		}
+		if s.stopped {
+			return 0
 		}
 	}
 	if !forced {
@@ -351,8 +377,11 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	alpha0 := alpha
 	best, bestCell := int32(-infinity), int32(-1)
 	for i, m := range ms {
+		if m.cell == excluded {
+			continue
+		}
 		d := depth - 1
-		if forced {
+		if forced || m.cell == extend {
 			d = depth
 		}
 		s.play(int(m.cell))
@@ -402,8 +431,38 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 	case best >= beta:
 		bound = ttLower
 	}
-	s.tt.store(p.hash^s.salt, bestCell, toTT(best, ply), depth, bound)
+	if excluded < 0 {
+		s.tt.store(p.hash^s.salt, bestCell, toTT(best, ply), depth, bound)
+	}
 	return best
+}
+
+// singular tests, at a node depth plies from the leaves with candidate
+// moves ms, whether the table's move ttCell, which scored at least
+// ttScore there before, is the only good one: the other moves are
+// searched to half the depth against ttScore less singularMargin a ply.
+// If none reaches that, it returns ttCell, to be searched a ply deeper.
+// If one does and that bound beats beta too, cut is set and v is the
+// bound: two moves beat beta, and the node is taken to fail high with it
+// (multi-cut). ms is kept.
+func (s *searcher) singular(ms []move, ply, depth int, ttCell, ttScore, beta int32) (extend, v int32, cut bool) {
+	if ttScore <= -winBound || ttScore >= winBound {
+		return -1, 0, false
+	}
+	sb := ttScore - singularMargin*int32(depth)
+	saved := append([]move(nil), ms...)
+	s.excluded[ply] = ttCell
+	v = s.search(depth/2, ply, sb-1, sb)
+	s.excluded[ply] = -1
+	// The test searched this node again, in the same move buffer.
+	copy(ms, saved)
+	switch {
+	case s.stopped:
+		return -1, 0, false
+	case v < sb:
+		return ttCell, 0, false
+	}
+	return -1, sb, sb >= beta
 }
 
 // leaf returns what search returns at a leaf (depth 0), read from the

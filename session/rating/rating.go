@@ -12,7 +12,7 @@
 //
 // The parameters were chosen by simulating players of fixed strength
 // against the adaptive AI (TestAdaptiveConvergence): on the engine's
-// strength ladder as measured (16 rungs from 786 to 2860 Elo, unevenly
+// strength ladder as measured (16 rungs from 786 to 2867 Elo, unevenly
 // spaced) and on an even made-up one (12 rungs from 600 to 2100),
 // players starting between easy and medium.
 //
