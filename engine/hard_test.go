@@ -347,50 +347,42 @@ func TestLateMoveReductionsDeepen(t *testing.T) {
 // node just short of the margin is searched.
 func TestReverseFutility(t *testing.T) {
 	pruned, answered, short := 0, 0, 0
-	for name, r := range fourRules {
-		if min(r.Width, r.Height) < openBoard {
-			continue
+	onOpenBoards(t, 35, func(t *testing.T, r Rules, rng *rand.Rand, tt *ttable) {
+		// searcher returns a search of p with an empty table, so that
+		// no stored bound stands in for the rule.
+		searcher := func(p *pos) *searcher {
+			clear(tt.slots)
+			return newSearcher(p, tt, newLimits(context.Background(), 0, 1<<40))
 		}
-		t.Run(name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(35, 1))
-			tt := getTT(1<<16, true)
-			defer putTT(tt)
-			// searcher returns a search of p with an empty table, so that
-			// no stored bound stands in for the rule.
-			searcher := func(p *pos) *searcher {
-				clear(tt.slots)
-				return newSearcher(p, tt, newLimits(context.Background(), 0, 1<<40))
+		randomGames(t, r, rng, 6, 40, func(game, ply int, p *pos, ms []move, th threats) {
+			if len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 || len(p.stack) == 0 {
+				return
 			}
-			randomGames(t, r, rng, 6, 40, func(game, ply int, p *pos, ms []move, th threats) {
-				if len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 || len(p.stack) == 0 {
-					return
-				}
-				for depth := 1; depth <= futilityDepth; depth++ {
-					s := searcher(p)
-					v := s.static(th)
-					beta := v - futilityMargin*int32(depth)
-					got := s.search(depth, 1, beta-1, beta)
-					switch {
-					case th.oppFlex:
-						if s.nodes == 0 {
-							t.Fatalf("game %d ply %d depth %d: facing an open three, the node was not searched", game, ply, depth)
-						}
-						answered++
-					case got != v || s.nodes != 0:
-						t.Fatalf("game %d ply %d depth %d: value %d after %d nodes, want the static %d unsearched", game, ply, depth, got, s.nodes, v)
-					default:
-						pruned++
-					}
-					s = searcher(p)
-					s.search(depth, 1, beta, beta+1)
+			for depth := 1; depth <= futilityDepth; depth++ {
+				s := searcher(p)
+				v := s.static(th)
+				beta := v - futilityMargin*int32(depth)
+				got := s.search(depth, 1, beta-1, beta)
+				switch {
+				case th.oppFlex:
 					if s.nodes == 0 {
-						t.Fatalf("game %d ply %d depth %d: a node short of the margin was not searched", game, ply, depth)
+						t.Fatalf("game %d ply %d depth %d: facing an open three, the node was not searched", game, ply, depth)
 					}
-					short++
+					answered++
+				case got != v || s.nodes != 0:
+					t.Fatalf("game %d ply %d depth %d: value %d after %d nodes, want the static %d unsearched", game, ply, depth, got, s.nodes, v)
+				default:
+					pruned++
 				}
-			})
+				s = searcher(p)
+				s.search(depth, 1, beta, beta+1)
+				if s.nodes == 0 {
+					t.Fatalf("game %d ply %d depth %d: a node short of the margin was not searched", game, ply, depth)
+				}
+				short++
+			}
 		})
-	}
+	})
 	if pruned < 100 || answered < 20 {
 		t.Errorf("%d pruned nodes and %d open threes answered: the games do not test the rule", pruned, answered)
 	}
@@ -406,78 +398,85 @@ func TestReverseFutility(t *testing.T) {
 // table entry as they were, and the games reach all three outcomes.
 func TestSingularExtension(t *testing.T) {
 	extended, cut, neither := 0, 0, 0
+	onOpenBoards(t, 36, func(t *testing.T, r Rules, rng *rand.Rand, tt *ttable) {
+		lim := newLimits(context.Background(), 0, 1<<40)
+		randomGames(t, r, rng, 4, 40, func(game, ply int, p *pos, ms []move, th threats) {
+			if ply%4 != 2 || len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
+				return
+			}
+			const depth = singularDepth
+			clear(tt.slots)
+			s := newSearcher(p, tt, lim)
+			s.search(depth, 1, -infinity, infinity)
+			key := p.hash ^ s.salt
+			cell, score, d, bound, ok := tt.probe(key)
+			if !ok || cell < 0 || bound == ttUpper || d < depth-2 {
+				return
+			}
+			ttScore := fromTT(score, 1)
+			if ttScore <= -winBound || ttScore >= winBound {
+				return
+			}
+			sb := ttScore - singularMargin*depth
+			beta := ttScore + 1
+			if game%2 == 1 {
+				beta = sb - 1
+			}
+			entry := tt.slots[key&tt.mask]
+			table := slices.Clone(tt.slots)
+			s = newSearcher(p, tt, lim)
+			list, _ := p.scan(s.buf(1))
+			s.bufs[1] = list
+			before := slices.Clone(list)
+			extend, v, gotCut := s.singular(list, 1, depth, cell, ttScore, beta)
+			if !slices.Equal(list, before) {
+				t.Fatalf("game %d ply %d: the node's move list changed", game, ply)
+			}
+			if tt.slots[key&tt.mask] != entry {
+				t.Fatalf("game %d ply %d: the test stored a result for the node", game, ply)
+			}
+			// The same search of the node without the move, from the
+			// same table.
+			copy(tt.slots, table)
+			w := newSearcher(p, tt, lim)
+			w.excluded[1] = cell
+			want := w.search(depth/2, 1, sb-1, sb)
+			switch {
+			case want < sb:
+				if extend != cell || gotCut {
+					t.Fatalf("game %d ply %d: no other move reaches %d (%d), want %d extended, got %d (cut %v)", game, ply, sb, want, cell, extend, gotCut)
+				}
+				extended++
+			case sb >= beta:
+				if extend >= 0 || !gotCut || v != sb {
+					t.Fatalf("game %d ply %d: another move reaches %d >= beta %d, want a cut with it, got %d (cut %v, extend %d)", game, ply, sb, beta, v, gotCut, extend)
+				}
+				cut++
+			default:
+				if extend >= 0 || gotCut {
+					t.Fatalf("game %d ply %d: another move reaches %d < beta %d, want neither, got extend %d cut %v", game, ply, sb, beta, extend, gotCut)
+				}
+				neither++
+			}
+		})
+	})
+	if extended < 5 || cut < 5 || neither < 5 {
+		t.Errorf("%d extended, %d cut, %d neither: the games do not test every outcome", extended, cut, neither)
+	}
+	t.Logf("%d extended, %d cut, %d neither", extended, cut, neither)
+}
+
+// onOpenBoards runs f as a subtest for each rule of fourRules on an open
+// board, with a random source seeded by seed and a small table.
+func onOpenBoards(t *testing.T, seed uint64, f func(t *testing.T, r Rules, rng *rand.Rand, tt *ttable)) {
 	for name, r := range fourRules {
 		if min(r.Width, r.Height) < openBoard {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(36, 1))
 			tt := getTT(1<<16, true)
 			defer putTT(tt)
-			lim := newLimits(context.Background(), 0, 1<<40)
-			randomGames(t, r, rng, 4, 40, func(game, ply int, p *pos, ms []move, th threats) {
-				if ply%4 != 2 || len(ms) == 0 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
-					return
-				}
-				const depth = singularDepth
-				clear(tt.slots)
-				s := newSearcher(p, tt, lim)
-				s.search(depth, 1, -infinity, infinity)
-				key := p.hash ^ s.salt
-				cell, score, d, bound, ok := tt.probe(key)
-				if !ok || cell < 0 || bound == ttUpper || d < depth-2 {
-					return
-				}
-				ttScore := fromTT(score, 1)
-				if ttScore <= -winBound || ttScore >= winBound {
-					return
-				}
-				sb := ttScore - singularMargin*depth
-				beta := ttScore + 1
-				if game%2 == 1 {
-					beta = sb - 1
-				}
-				entry := tt.slots[key&tt.mask]
-				table := slices.Clone(tt.slots)
-				s = newSearcher(p, tt, lim)
-				list, _ := p.scan(s.buf(1))
-				s.bufs[1] = list
-				before := slices.Clone(list)
-				extend, v, gotCut := s.singular(list, 1, depth, cell, ttScore, beta)
-				if !slices.Equal(list, before) {
-					t.Fatalf("game %d ply %d: the node's move list changed", game, ply)
-				}
-				if tt.slots[key&tt.mask] != entry {
-					t.Fatalf("game %d ply %d: the test stored a result for the node", game, ply)
-				}
-				// The same search of the node without the move, from the
-				// same table.
-				copy(tt.slots, table)
-				w := newSearcher(p, tt, lim)
-				w.excluded[1] = cell
-				want := w.search(depth/2, 1, sb-1, sb)
-				switch {
-				case want < sb:
-					if extend != cell || gotCut {
-						t.Fatalf("game %d ply %d: no other move reaches %d (%d), want %d extended, got %d (cut %v)", game, ply, sb, want, cell, extend, gotCut)
-					}
-					extended++
-				case sb >= beta:
-					if extend >= 0 || !gotCut || v != sb {
-						t.Fatalf("game %d ply %d: another move reaches %d >= beta %d, want a cut with it, got %d (cut %v, extend %d)", game, ply, sb, beta, v, gotCut, extend)
-					}
-					cut++
-				default:
-					if extend >= 0 || gotCut {
-						t.Fatalf("game %d ply %d: another move reaches %d < beta %d, want neither, got extend %d cut %v", game, ply, sb, beta, extend, gotCut)
-					}
-					neither++
-				}
-			})
+			f(t, r, rand.New(rand.NewPCG(seed, 1)), tt)
 		})
 	}
-	if extended < 5 || cut < 5 || neither < 5 {
-		t.Errorf("%d extended, %d cut, %d neither: the games do not test every outcome", extended, cut, neither)
-	}
-	t.Logf("%d extended, %d cut, %d neither", extended, cut, neither)
 }
