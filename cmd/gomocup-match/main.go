@@ -134,15 +134,7 @@ func summary(out io.Writer, c config, res result) {
 	// side is far ahead, and the colour split shows it.
 	var byColour [2]tally // [0]: as Black, [1]: as White
 	for _, g := range res.games {
-		t := &byColour[g.black]
-		switch g.winner {
-		case -1:
-			t.draws++
-		case 0:
-			t.wins++
-		default:
-			t.losses++
-		}
+		byColour[g.black].add(g.winner)
 	}
 	b, w := byColour[0], byColour[1]
 	fmt.Fprintf(out, "%s as Black: +%d -%d =%d; as White: +%d -%d =%d\n", c.names[0], b.wins, b.losses, b.draws, w.wins, w.losses, w.draws)

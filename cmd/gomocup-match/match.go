@@ -246,14 +246,7 @@ func (c config) run() (result, error) {
 					continue
 				}
 				res.games = append(res.games, g)
-				switch g.winner {
-				case 0:
-					res.tally.wins++
-				case 1:
-					res.tally.losses++
-				default:
-					res.tally.draws++
-				}
+				res.tally.add(g.winner)
 				pairOf[j.index/2]++
 				if c.progress != nil {
 					c.progress(g.String(c.names), res.tally.String())

@@ -10,6 +10,18 @@ type tally struct {
 	wins, losses, draws int
 }
 
+// add counts one game won by engine winner (0 or 1; -1 for a draw).
+func (t *tally) add(winner int) {
+	switch winner {
+	case 0:
+		t.wins++
+	case 1:
+		t.losses++
+	default:
+		t.draws++
+	}
+}
+
 // games returns the number of games counted.
 func (t tally) games() int { return t.wins + t.losses + t.draws }
 
