@@ -10,6 +10,14 @@
 // An engine that crashes, answers ERROR, plays an illegal move or takes
 // longer than the turn time plus the guard loses the game, and the record
 // says which engine and why.
+//
+// With -regret it plays no games: it asks the first engine for its move
+// in each opening (and in the positions a few of the second engine's own
+// moves later), and the second engine, an oracle that prints its
+// evaluation as Rapfi does, judges each move by how much worse it values
+// the position after it than after its own choice:
+//
+//	gomocup-match -regret -e1 /tmp/pbrain -e2 ./pbrain-rapfi -openings openings/freestyle.txt -cache rapfi.json -workers 2
 package main
 
 import (
@@ -55,10 +63,17 @@ func runMain(args []string, out, log io.Writer) error {
 	book := fs.String("openings", "", "file of openings, one a line (h8i9j10: column letter, row from 1), played in order instead of random ones")
 	workers := fs.Int("workers", 1, "games played at once (only for node-bounded engines on a loaded machine)")
 	sprtArg := fs.String("sprt", "", "elo0,elo1: stop early when an SPRT (alpha = beta = 0.05) decides")
+	regret := fs.Bool("regret", false, "judge the first engine's moves by the second's evaluation (the oracle, e.g. Rapfi) instead of playing games; -games openings")
+	oracleTurn := fs.Duration("oracle-turn", time.Second, "with -regret: the oracle's time a position")
+	extend := fs.Int("extend", 2, "with -regret: also judge the positions after 2, 4, … 2·extend of the oracle's own plies from each opening")
+	cacheName := fs.String("cache", "", "with -regret: file keeping the oracle's judgements between runs, so that engines are judged on the same values")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	c := config{size: *size, rule: *rule, turn: *turn, guard: *guard, pairs: (*games + 1) / 2, stones: *stones, radius: *radius, seed: *seed, workers: *workers}
+	if *regret {
+		c.pairs = *games
+	}
 	for i, e := range []string{*e1, *e2} {
 		c.engines[i] = strings.Fields(e)
 		if len(c.engines[i]) == 0 {
@@ -84,6 +99,8 @@ func runMain(args []string, out, log io.Writer) error {
 		return fmt.Errorf("%w: -radius %d cannot hold %d stones on %d×%d", errUsage, c.radius, c.stones, c.size, c.size)
 	case c.turn <= 0 || c.pairs <= 0:
 		return fmt.Errorf("%w: -turn and -games must be positive", errUsage)
+	case *regret && (*oracleTurn <= 0 || *extend < 0):
+		return fmt.Errorf("%w: -oracle-turn must be positive and -extend not negative", errUsage)
 	}
 	if *book != "" {
 		var err error
@@ -106,6 +123,9 @@ func runMain(args []string, out, log io.Writer) error {
 			return fmt.Errorf("%w: -sprt %q: want elo0,elo1 with elo0 < elo1", errUsage, *sprtArg)
 		}
 		c.sprt = &sprt{elo0: x, elo1: y, alpha: 0.05, beta: 0.05}
+	}
+	if *regret {
+		return runRegret(&regretConfig{config: c, oracle: c.engines[1], oracleTurn: *oracleTurn, extend: *extend, openings: c.pairs}, *cacheName, out, log)
 	}
 	c.progress = func(g, sofar string) { fmt.Fprintf(log, "%s\n  %s: %s\n", g, c.names[0], sofar) }
 	res, err := c.run()

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +31,10 @@ func TestMain(m *testing.M) {
 //   - sparse: the first free cell with both coordinates even (never five);
 //   - mute: never answers a move request;
 //   - offboard: plays -1,-1;
-//   - crash: exits when asked for a move.
+//   - crash: exits when asked for a move;
+//   - oracle: plays as row does and, after a BOARD, prints an evaluation
+//     for the side to move of 100 for each of its stones on an odd row,
+//     less 100 for each of the opponent's, plus 50.
 //
 // It checks that BOARD gives a position where it is to move, and answers
 // ERROR otherwise.
@@ -39,8 +45,13 @@ func fake(mode string) {
 	size := 0
 	var cells map[engine.Point]bool
 	say := func(s string) { fmt.Fprintln(out, s); out.Flush() }
+	eval := 0
 	play := func() {
 		switch mode {
+		case "oracle":
+			say(fmt.Sprintf("MESSAGE Depth 1-1 | Eval %d | Time 0ms", eval))
+			mode = "row"
+			defer func() { mode = "oracle" }()
 		case "mute":
 			return
 		case "crash":
@@ -83,12 +94,16 @@ func fake(mode string) {
 			play()
 		case "BOARD":
 			n := [3]int{}
+			eval = 50
 			for in.Scan() && in.Text() != "DONE" {
 				var p engine.Point
 				var f int
 				fmt.Sscanf(in.Text(), "%d,%d,%d", &p.X, &p.Y, &f)
 				cells[p] = true
 				n[f]++
+				if p.Y%2 == 1 {
+					eval += 300 - 200*f // +100 for own stones (1), -100 for the opponent's (2)
+				}
 			}
 			if n[1] != n[2] && n[2] != n[1]+1 {
 				say("ERROR not my move")
@@ -236,6 +251,8 @@ func TestRunMainRejectsBadFlags(t *testing.T) {
 		{"-e1", "a", "-e2", "b", "-rule", "2"},
 		{"-e1", "a", "-e2", "b", "-sprt", "5,0"},
 		{"-e1", "a", "-e2", "b", "-size", "30"},
+		{"-e1", "a", "-e2", "b", "-regret", "-extend", "-1"},
+		{"-e1", "a", "-e2", "b", "-regret", "-oracle-turn", "0s"},
 	} {
 		var out, log strings.Builder
 		if err := runMain(args, &out, &log); err == nil || !strings.HasPrefix(err.Error(), "gomocup-match") {
@@ -340,6 +357,80 @@ func TestSummaryGivesMoveTimesAndColours(t *testing.T) {
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary:\n%s\nwant a line %q", out.String(), want)
+		}
+	}
+}
+
+// regretConfigOf is a fast regret run of the fake engine mode judged by
+// the fake oracle.
+func regretConfigOf(mode, oracle string, openings int) *regretConfig {
+	c := fakeConfig(mode, oracle, openings)
+	return &regretConfig{config: c, oracle: c.engines[1], oracleTurn: time.Second, extend: 1, openings: openings}
+}
+
+func TestRegretJudgesMovesByTheOracle(t *testing.T) {
+	var out, log strings.Builder
+	// sparse plays on even rows, where the oracle sees nothing: each of
+	// its moves leaves the oracle's 100 for an odd-row stone on the table.
+	if err := runRegret(regretConfigOf("sparse", "oracle", 3), "", &out, &log); err != nil {
+		t.Fatal(err)
+	}
+	if want := "sparse#1: 6 positions, the oracle's move in 0 (0.0%), mean regret 100.0 [95% 100.0, 100.0], regret of 100 or more in 6"; !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant the line %q", out.String(), want)
+	}
+	if n := strings.Count(log.String(), ": regret 100\n"); n != 6 {
+		t.Errorf("log holds %d positions of regret 100, want 6:\n%s", n, log.String())
+	}
+	out.Reset()
+	// row plays the oracle's own moves.
+	if err := runRegret(regretConfigOf("row", "oracle", 3), "", &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if want := "row#1: 6 positions, the oracle's move in 6 (100.0%), mean regret 0.0"; !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant the line %q", out.String(), want)
+	}
+}
+
+func TestRegretCacheKeepsTheOraclesJudgements(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "oracle.json")
+	var first, second strings.Builder
+	if err := runRegret(regretConfigOf("sparse", "oracle", 2), cache, &first, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// A second run with an oracle that never answers only reads the cache.
+	c := regretConfigOf("sparse", "mute", 2)
+	c.guard = 100 * time.Millisecond
+	if err := runRegret(c, cache, &second, io.Discard); err != nil {
+		t.Fatalf("second run asked the oracle: %v", err)
+	}
+	line := func(s string) string { return strings.SplitN(s, "\n", 3)[1] }
+	if a, b := line(first.String()), line(second.String()); a != b {
+		t.Errorf("cached run differs:\n%s\n%s", a, b)
+	}
+	// Without the cache the silent oracle is a fault.
+	c = regretConfigOf("sparse", "mute", 1)
+	c.guard = 100 * time.Millisecond
+	if err := runRegret(c, "", io.Discard, io.Discard); !errors.Is(err, errFault) {
+		t.Error("a silent oracle was not reported")
+	}
+}
+
+func TestParseEval(t *testing.T) {
+	for line, want := range map[string]int{
+		"MESSAGE Depth 7-12 | Eval 35 | Time 3ms":  35,
+		"MESSAGE Depth 7-12 | Eval -120 | Node 9K": -120,
+		"MESSAGE Depth 9-9 | Eval +M9 | Time 1ms":  oracleCap,
+		"MESSAGE Depth 9-9 | Eval -M4 | Time 1ms":  -oracleCap,
+		"MESSAGE Speed 1M | Eval +M*":              oracleCap,
+		"MESSAGE Eval 5000":                        oracleCap,
+	} {
+		if v, ok := parseEval(line); !ok || v != want {
+			t.Errorf("parseEval(%q) = %d, %v; want %d", line, v, ok, want)
+		}
+	}
+	for _, line := range []string{"MESSAGE thinking", "MESSAGE Eval", "MESSAGE Eval x12"} {
+		if _, ok := parseEval(line); ok {
+			t.Errorf("parseEval(%q) found an evaluation", line)
 		}
 	}
 }

@@ -24,6 +24,9 @@ type proc struct {
 	in    io.WriteCloser
 	lines chan string // stdout lines; closed at EOF
 	done  chan error  // the process's exit
+	// keep asks reply to keep the MESSAGE lines it skips in messages.
+	keep     bool
+	messages []string
 }
 
 // startProc starts argv (program and arguments) with env added to the
@@ -74,7 +77,12 @@ func (p *proc) reply(guard time.Duration, what string) (string, error) {
 				return "", fmt.Errorf("%w: %s exited instead of answering %s", errFault, p.name, what)
 			}
 			switch w, _, _ := strings.Cut(l, " "); strings.ToUpper(w) {
-			case "", "MESSAGE", "DEBUG", "SUGGEST":
+			case "MESSAGE":
+				if p.keep {
+					p.messages = append(p.messages, l)
+				}
+				continue
+			case "", "DEBUG", "SUGGEST":
 				continue
 			case "ERROR", "UNKNOWN":
 				return "", fmt.Errorf("%w: %s answered %s with %q", errFault, p.name, what, l)
