@@ -34,8 +34,8 @@ type judgement struct {
 	Move engine.Point `json:"move"`
 }
 
-// verdict is one judged position.
-type verdict struct {
+// judged is one judged position.
+type judged struct {
 	opening, plies int // the opening's index, and the oracle's plies played after it
 	engine, oracle engine.Point
 	eval           int // the oracle's evaluation before the engine's move
@@ -76,8 +76,12 @@ func (c *regretConfig) ask(name string, argv []string, turn time.Duration, b *en
 	if err := p.send(fmt.Sprintf("START %d", c.size)); err != nil {
 		return m, 0, false, err
 	}
-	if ok, err := p.reply(10*time.Second+c.guard, "START"); err != nil || !strings.EqualFold(ok, "OK") {
-		return m, 0, false, errors.Join(err, fmt.Errorf("%w: %s answered START with %q", errFault, name, ok))
+	ok, err := p.reply(10*time.Second+c.guard, "START")
+	if err != nil {
+		return m, 0, false, err
+	}
+	if !strings.EqualFold(ok, "OK") {
+		return m, 0, false, fmt.Errorf("%w: %s answered START with %q", errFault, name, ok)
 	}
 	if err := p.send(fmt.Sprintf("INFO timeout_turn %d", turn.Milliseconds()),
 		"INFO timeout_match 0", "INFO time_left 2147483647", "INFO game_type 1",
@@ -150,16 +154,16 @@ func (c *regretConfig) judge(b *engine.Board) (judgement, error) {
 }
 
 // position judges the engine's move in b.
-func (c *regretConfig) position(b *engine.Board) (verdict, error) {
+func (c *regretConfig) position(b *engine.Board) (judged, error) {
 	before, err := c.judge(b)
 	if err != nil {
-		return verdict{}, err
+		return judged{}, err
 	}
 	m, _, _, err := c.ask(c.names[0], c.engines[0], c.turn, b)
 	if err != nil {
-		return verdict{}, err
+		return judged{}, err
 	}
-	v := verdict{engine: m, oracle: before.Move, eval: before.Eval}
+	v := judged{engine: m, oracle: before.Move, eval: before.Eval}
 	if m == before.Move {
 		return v, nil
 	}
@@ -181,12 +185,12 @@ func (c *regretConfig) position(b *engine.Board) (verdict, error) {
 
 // opening judges the engine in opening i and in the positions after
 // 2, 4, … 2·extend of the oracle's own plies from it.
-func (c *regretConfig) opening(i int) ([]verdict, error) {
+func (c *regretConfig) opening(i int) ([]judged, error) {
 	b, err := engine.Replay(c.rules(), c.config.opening(i))
 	if err != nil {
 		return nil, err
 	}
-	var vs []verdict
+	var vs []judged
 	for plies := 0; plies <= 2*c.extend && !b.Over(); plies++ {
 		if plies%2 == 0 {
 			v, err := c.position(b)
@@ -209,8 +213,8 @@ func (c *regretConfig) opening(i int) ([]verdict, error) {
 
 // run judges every opening, c.workers at a time, and returns the verdicts
 // in order.
-func (c *regretConfig) run(log io.Writer) ([]verdict, error) {
-	per := make([][]verdict, c.openings)
+func (c *regretConfig) run(log io.Writer) ([]judged, error) {
+	per := make([][]judged, c.openings)
 	errs := make([]error, c.openings)
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -234,7 +238,7 @@ func (c *regretConfig) run(log io.Writer) ([]verdict, error) {
 	}
 	close(next)
 	wg.Wait()
-	var all []verdict
+	var all []judged
 	for _, vs := range per {
 		all = append(all, vs...)
 	}
@@ -266,7 +270,7 @@ func (c *regretConfig) saveCache(name string) error {
 
 // regretSummary prints the agreement with the oracle and the mean regret
 // with its 95 % interval.
-func regretSummary(out io.Writer, c *regretConfig, vs []verdict) {
+func regretSummary(out io.Writer, c *regretConfig, vs []judged) {
 	from := fmt.Sprintf("openings of %d stones (seed %d)", c.stones, c.seed)
 	if c.book != nil {
 		from = "openings from " + c.bookName
