@@ -111,22 +111,8 @@ func (c config) playGame(index, black int, opening []engine.Point) (game, error)
 			p.stop(time.Second)
 		}
 	}()
-	setupGuard := 10*time.Second + c.guard
 	for e, p := range ps {
-		err := p.send(fmt.Sprintf("START %d", c.size))
-		if err == nil {
-			var ok string
-			ok, err = p.reply(setupGuard, "START")
-			if err == nil && !strings.EqualFold(ok, "OK") {
-				err = fmt.Errorf("%w: %s answered START with %q", errFault, p.name, ok)
-			}
-		}
-		if err == nil {
-			err = p.send(fmt.Sprintf("INFO timeout_turn %d", c.turn.Milliseconds()),
-				"INFO timeout_match 0", "INFO time_left 2147483647", "INFO game_type 1",
-				fmt.Sprintf("INFO rule %d", c.rule))
-		}
-		if err != nil {
+		if err := c.setup(p, c.turn); err != nil {
 			return c.forfeit(g, e, err), nil
 		}
 	}
@@ -177,6 +163,24 @@ func (c config) playGame(index, black int, opening []engine.Point) (game, error)
 		g.reason = "board full"
 	}
 	return g, nil
+}
+
+// setup starts a game on engine p: START with the board size, which it
+// must answer OK, then the match's settings, with turn as its time a move.
+func (c config) setup(p *proc, turn time.Duration) error {
+	if err := p.send(fmt.Sprintf("START %d", c.size)); err != nil {
+		return err
+	}
+	ok, err := p.reply(10*time.Second+c.guard, "START")
+	if err != nil {
+		return err
+	}
+	if !strings.EqualFold(ok, "OK") {
+		return fmt.Errorf("%w: %s answered START with %q", errFault, p.name, ok)
+	}
+	return p.send(fmt.Sprintf("INFO timeout_turn %d", turn.Milliseconds()),
+		"INFO timeout_match 0", "INFO time_left 2147483647", "INFO game_type 1",
+		fmt.Sprintf("INFO rule %d", c.rule))
 }
 
 // forfeit ends g as a loss of engine e for err.

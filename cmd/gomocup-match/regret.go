@@ -15,7 +15,7 @@ import (
 	"github.com/boardbot/boardbot/engine"
 )
 
-// Regret mode (-oracle): instead of playing games, the first engine is
+// Regret mode (-regret): instead of playing games, the first engine is
 // asked for its move in a set of positions, and a stronger engine (the
 // oracle, such as Rapfi) judges each move by its own evaluation: the
 // regret of a move is how much worse the oracle values the position after
@@ -73,19 +73,7 @@ func (c *regretConfig) ask(name string, argv []string, turn time.Duration, b *en
 	}
 	defer p.stop(time.Second)
 	p.keep = true
-	if err := p.send(fmt.Sprintf("START %d", c.size)); err != nil {
-		return m, 0, false, err
-	}
-	ok, err := p.reply(10*time.Second+c.guard, "START")
-	if err != nil {
-		return m, 0, false, err
-	}
-	if !strings.EqualFold(ok, "OK") {
-		return m, 0, false, fmt.Errorf("%w: %s answered START with %q", errFault, name, ok)
-	}
-	if err := p.send(fmt.Sprintf("INFO timeout_turn %d", turn.Milliseconds()),
-		"INFO timeout_match 0", "INFO time_left 2147483647", "INFO game_type 1",
-		fmt.Sprintf("INFO rule %d", c.rule)); err != nil {
+	if err := c.setup(p, turn); err != nil {
 		return m, 0, false, err
 	}
 	if err := p.send(boardLines(b)...); err != nil {
