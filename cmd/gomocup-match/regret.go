@@ -199,8 +199,8 @@ func (c *regretConfig) opening(i int) ([]judged, error) {
 	return vs, nil
 }
 
-// run judges every opening, c.workers at a time, and returns the verdicts
-// in order.
+// run judges every opening, c.workers at a time, and returns the judged
+// positions in order.
 func (c *regretConfig) run(log io.Writer) ([]judged, error) {
 	per := make([][]judged, c.openings)
 	errs := make([]error, c.openings)
