@@ -49,33 +49,29 @@ var combos = func() []combo {
 	return cs
 }()
 
-// Four classes of a cell for one side, as pos.fours counts them: what a
-// stone there makes at best.
-const (
-	fNone = iota // less than a four
-	fFour        // a four (tFour, tFour3)
-	fFlex        // an unstoppable four (tFlex)
-	fFive        // a winning line (tFive)
-	numFourClasses
-)
+// numLevels is the number of threat levels.
+const numLevels = int(tFive) + 1
 
-// comboFours is the four class of each combo index. A cell's class
-// depends only on its patterns of four or better, so it changes only when
-// one of those does.
-var comboFours = func() []uint8 {
-	fs := make([]uint8, len(combos))
+// comboLevels is the threat level of each combo index, apart from combos
+// for the counts pos.levels keeps. A cell's level depends only on its
+// patterns of open three or better, so it changes only when one of those
+// does.
+var comboLevels = func() []uint8 {
+	ls := make([]uint8, len(combos))
 	for i, c := range combos {
-		switch c.level {
-		case tFour, tFour3:
-			fs[i] = fFour
-		case tFlex:
-			fs[i] = fFlex
-		case tFive:
-			fs[i] = fFive
-		}
+		ls[i] = c.level
 	}
-	return fs
+	return ls
 }()
+
+// levelCounts counts the empty cells of one side by threat level: where a
+// stone of the side would make each level (under renju Black's fouls
+// included).
+type levelCounts [numLevels]int32
+
+// fours returns the cells where the side makes a four that is not
+// unstoppable (tFour, tFour3).
+func (c *levelCounts) fours() int32 { return c[tFour] + c[tFour3] }
 
 // levelBonus adds to a cell's ordering value for its threat level.
 var levelBonus = [...]int32{tNone: 0, tThree: 200, tDouble3: 2000, tFour: 300, tFour3: 5000, tFlex: 20000, tFive: 100000}

@@ -78,9 +78,9 @@ func (p *pos) blocks(ms []move, most int) []move {
 			break
 		}
 		p.play(int(m.cell))
-		// The counts of cells by four class say it without a scan, but
+		// The counts of cells by threat level say it without a scan, but
 		// they include Black's fouls, which only the scan leaves out.
-		flex := p.fours[p.side-1][fFlex] > 0
+		flex := p.levels[p.side-1][tFlex] > 0
 		if flex && p.renju && p.side == cBlack {
 			var th threats
 			buf, th = p.scanFours(buf[:0])

@@ -98,10 +98,10 @@ func (p *pos) scanFours(buf []move) ([]move, threats) {
 	if len(p.stack) == 0 {
 		return buf, th
 	}
-	// The counts of cells by four class (fouls included) say how many
+	// The counts of cells by threat level (fouls included) say how many
 	// cells the scan is looking for; it stops at the last.
-	mf, of := &p.fours[me-1], &p.fours[op-1]
-	left := mf[fFour] + mf[fFlex] + mf[fFive] + of[fFive]
+	mf, of := &p.levels[me-1], &p.levels[op-1]
+	left := mf.fours() + mf[tFlex] + mf[tFive] + of[tFive]
 	x0, x1, y0, y1 := p.scanBox()
 	for y := y0; y <= y1 && left != 0; y++ {
 		for i := y*p.stride + x0; i <= y*p.stride+x1 && left != 0; i++ {

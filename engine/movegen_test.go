@@ -79,7 +79,7 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 
 // TestLevelCountsAgreeWithScan plays seeded random games, taking moves
 // back at random as the search does, and checks that the incremental counts
-// of cells by four class match a recount, that the threats a leaf reads
+// of cells by threat level match a recount, that the threats a leaf reads
 // from them match the scan's (except under renju, where fouls make the
 // leaf scan in some positions), and that a leaf read from them has the
 // value the scan gives it.
@@ -90,20 +90,20 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, uint64(len(name))))
 			randomGames(t, r, rng, 24, 20, func(game, ply int, p *pos, ms []move, th threats) {
-				var recount [2][numFourClasses]int32
+				var recount [2]levelCounts
 				for _, i := range p.onBoard {
 					if p.cells[i] == cEmpty {
 						for s := range 2 {
-							recount[s][comboFours[p.combo[s][i]]]++
+							recount[s][comboLevels[p.combo[s][i]]]++
 						}
 					}
 				}
-				if recount != p.fours {
-					t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.fours, recount)
+				if recount != p.levels {
+					t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.levels, recount)
 				}
-				me, op := p.fours[p.side-1], p.fours[2-p.side]
+				me, op := p.levels[p.side-1], p.levels[2-p.side]
 				if !r.Renju {
-					got := [5]int32{b2i(me[fFive] > 0), op[fFive], b2i(me[fFlex] > 0), b2i(op[fFlex] > 0), me[fFour] + me[fFlex] + me[fFive]}
+					got := [5]int32{b2i(me[tFive] > 0), op[tFive], b2i(me[tFlex] > 0), b2i(op[tFlex] > 0), me.fours() + me[tFlex] + me[tFive]}
 					want := [5]int32{b2i(th.myFive >= 0), int32(th.oppFives), b2i(th.myFlex >= 0), b2i(th.oppFlex), int32(th.myFours)}
 					if got != want {
 						t.Fatalf("game %d ply %d: from the counts %v, from the scan %v", game, ply, got, want)
@@ -124,11 +124,11 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 				}
 				if len(ms) > 0 && rng.IntN(3) == 0 {
 					// A move taken back restores the counts.
-					before := p.fours
+					before := p.levels
 					p.play(int(ms[rng.IntN(len(ms))].cell))
 					p.undo()
-					if p.fours != before {
-						t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.fours, before)
+					if p.levels != before {
+						t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.levels, before)
 					}
 				}
 			})
@@ -159,7 +159,7 @@ func TestLeafCountsRenjuDoubleFour(t *testing.T) {
 		t.Fatalf("7,7 is %v for Black, want a double four", f)
 	}
 	p := newPos(b)
-	if p.fours[cBlack-1][fFlex] == 0 {
+	if p.levels[cBlack-1][tFlex] == 0 {
 		t.Fatal("the counts do not see the double four: the position does not test the leaf")
 	}
 	for _, counts := range []bool{false, true} {

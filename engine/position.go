@@ -5,7 +5,7 @@ package engine
 // key of the 2K cells around it and the pattern it gives. Placing or
 // removing a stone updates the keys and patterns of the cells within K of
 // it on its four lines, the running pattern scores of both sides, the
-// counts of empty cells by four class, the Zobrist hash and the count of
+// counts of empty cells by threat level, the Zobrist hash and the count of
 // stones near each cell. Taking a stone back restores the patterns it
 // changed from a log instead of looking them up again. A pos is owned by
 // one search.
@@ -27,23 +27,23 @@ type pos struct {
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
 	stack      []int32
-	boxes      [][4]int                 // box before each stone of stack
-	sums       []posSums                // scores and four counts before each stone of stack
-	changes    []patChange              // the patterns the stones of stack changed, in order
-	marks      []int32                  // len(changes) before each stone of stack
-	box        [4]int                   // array columns and rows x0, y0, x1, y1 within two of a stone
-	combo      [2][]uint16              // [side-1][cell]: the four patterns in base numPats
-	fours      [2][numFourClasses]int32 // [side-1][class]: the empty cells of each four class
-	pw         []uint64                 // [off+K]: place value of the cell at offset off
-	onBoard    []int32                  // the board's cells, row by row
+	boxes      [][4]int       // box before each stone of stack
+	sums       []posSums      // scores and level counts before each stone of stack
+	changes    []patChange    // the patterns the stones of stack changed, in order
+	marks      []int32        // len(changes) before each stone of stack
+	box        [4]int         // array columns and rows x0, y0, x1, y1 within two of a stone
+	combo      [2][]uint16    // [side-1][cell]: the four patterns in base numPats
+	levels     [2]levelCounts // [side-1]: the empty cells of each threat level
+	pw         []uint64       // [off+K]: place value of the cell at offset off
+	onBoard    []int32        // the board's cells, row by row
 	nearDeltas []int
 }
 
 // posSums is what pos keeps in sums over all cells, saved before each
 // stone.
 type posSums struct {
-	score [2]int32
-	fours [2][numFourClasses]int32
+	score  [2]int32
+	levels [2]levelCounts
 }
 
 // patChange is one line pattern a stone changed: of cell j, line
@@ -149,7 +149,7 @@ func newPos(b *Board) *pos {
 				p.score[s] += leafWeight[pt]
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
-			p.fours[s][comboFours[p.combo[s][i]]]++
+			p.levels[s][comboLevels[p.combo[s][i]]]++
 		}
 	}
 	p.pw = make([]uint64, 2*k+1)
@@ -203,7 +203,7 @@ func (p *pos) play(i int) {
 	p.hash ^= p.zob[s-1][i]
 	p.stack = append(p.stack, int32(i))
 	p.boxes = append(p.boxes, p.box)
-	p.sums = append(p.sums, posSums{p.score, p.fours})
+	p.sums = append(p.sums, posSums{p.score, p.levels})
 	p.marks = append(p.marks, int32(len(p.changes)))
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
@@ -211,7 +211,7 @@ func (p *pos) play(i int) {
 		for d := range 4 {
 			p.score[si] -= leafWeight[p.pat[si][i][d]]
 		}
-		p.fours[si][comboFours[p.combo[si][i]]]--
+		p.levels[si][comboLevels[p.combo[si][i]]]--
 	}
 	p.update(i, s)
 	for _, dl := range p.nearDeltas {
@@ -228,7 +228,7 @@ func (p *pos) undo() {
 	p.box = p.boxes[n]
 	p.boxes = p.boxes[:n]
 	c := p.sums[n]
-	p.score, p.fours = c.score, c.fours
+	p.score, p.levels = c.score, c.levels
 	p.sums = p.sums[:n]
 	s := p.cells[i]
 	p.cells[i] = cEmpty
@@ -271,7 +271,7 @@ func (p *pos) unkey(i int, s uint8) {
 
 // update adds the stone of side s at i to the keys of the cells within K
 // on its lines, and refreshes their patterns, combo indexes, the pattern
-// scores and the counts of cells by four class, logging each pattern it
+// scores and the counts of cells by threat level, logging each pattern it
 // changes. It walks out from i in each direction and stops at the first
 // wall, past which there is nothing on the board.
 func (p *pos) update(i int, s uint8) {
@@ -307,24 +307,24 @@ func (p *pos) update(i int, s uint8) {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(own), old})
 					pOwn[j][d] = a
 					sOwn += leafWeight[a] - leafWeight[old]
-					if max(a, old) < patFour {
+					if max(a, old) < patThreeO {
 						cOwn[j] += (uint16(a) - uint16(old)) * cw
 					} else {
-						p.fours[own][comboFours[cOwn[j]]]--
+						p.levels[own][comboLevels[cOwn[j]]]--
 						cOwn[j] += (uint16(a) - uint16(old)) * cw
-						p.fours[own][comboFours[cOwn[j]]]++
+						p.levels[own][comboLevels[cOwn[j]]]++
 					}
 				}
 				if old := pOther[j][d]; old != b {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(other), old})
 					pOther[j][d] = b
 					sOther += leafWeight[b] - leafWeight[old]
-					if max(b, old) < patFour {
+					if max(b, old) < patThreeO {
 						cOther[j] += (uint16(b) - uint16(old)) * cw
 					} else {
-						p.fours[other][comboFours[cOther[j]]]--
+						p.levels[other][comboLevels[cOther[j]]]--
 						cOther[j] += (uint16(b) - uint16(old)) * cw
-						p.fours[other][comboFours[cOther[j]]]++
+						p.levels[other][comboLevels[cOther[j]]]++
 					}
 				}
 			}

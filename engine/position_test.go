@@ -15,7 +15,7 @@ type posState struct {
 	combo          [2][]uint16
 	near           []uint8
 	score          [2]int32
-	fours          [2][numFourClasses]int32
+	levels         [2]levelCounts
 	hash           uint64
 	side           uint8
 	box            [4]int
@@ -24,7 +24,7 @@ type posState struct {
 }
 
 func stateOf(p *pos) posState {
-	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, fours: p.fours,
+	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, levels: p.levels,
 		hash: p.hash, side: p.side, box: p.box, stack: append([]int32{}, p.stack...), changes: len(p.changes), marks: len(p.marks)}
 	for s := range 2 {
 		st.pat[s] = slices.Clone(p.pat[s])
@@ -60,7 +60,7 @@ func TestUndoRestoresPosition(t *testing.T) {
 				for _, i := range p.stack {
 					fresh.play(int(i))
 				}
-				if !reflect.DeepEqual(fresh.pat, p.pat) || fresh.score != p.score || fresh.fours != p.fours {
+				if !reflect.DeepEqual(fresh.pat, p.pat) || fresh.score != p.score || fresh.levels != p.levels {
 					t.Fatalf("game %d ply %d: patterns differ from a position built afresh", game, ply)
 				}
 				for k := len(before) - 1; k >= 0; k-- {

@@ -68,9 +68,9 @@ type searcher struct {
 	root       uint8 // the side to move at the root
 	small      bool  // the board is small: see rootOwn
 	lmr        bool  // late moves are reduced and inner nodes wider: see lmrFrom
-	// counts: leaves read their threats from the counts of cells by four
-	// class (pos.fours) where that saves a scan (tests turn it off to
-	// compare with the scan).
+	// counts: leaves read their threats from the counts of cells by
+	// threat level (pos.levels) where that saves a scan (tests turn it off
+	// to compare with the scan).
 	counts bool
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
@@ -466,7 +466,7 @@ func (s *searcher) singular(ms []move, ply, depth int, ttCell, ttScore, beta int
 }
 
 // leaf returns what search returns at a leaf (depth 0), read from the
-// counts of cells by four class instead of a scan of the board. ok is
+// counts of cells by threat level instead of a scan of the board. ok is
 // false where it needs the scan: when the opponent threatens a five that
 // must be answered (the search goes on), on a full board, and under renju
 // when Black has a cell counted as an unstoppable four, which may be a
@@ -474,22 +474,22 @@ func (s *searcher) singular(ms []move, ply, depth int, ttCell, ttScore, beta int
 // nothing more.)
 func (s *searcher) leaf(ply int, beta int32) (v int32, ok bool) {
 	p := s.p
-	me, op := &p.fours[p.side-1], &p.fours[2-p.side]
+	me, op := &p.levels[p.side-1], &p.levels[2-p.side]
 	switch {
-	case me[fFive] > 0:
+	case me[tFive] > 0:
 		return winScore - int32(ply), true
-	case op[fFive] >= 2:
+	case op[tFive] >= 2:
 		return -(winScore - int32(ply) - 1), true
-	case op[fFive] > 0 || len(p.stack) == len(p.onBoard):
+	case op[tFive] > 0 || len(p.stack) == len(p.onBoard):
 		return 0, false
-	case p.renju && (p.side == cBlack && me[fFlex] > 0 || p.side == cWhite && op[fFlex] > 0):
+	case p.renju && (p.side == cBlack && me[tFlex] > 0 || p.side == cWhite && op[tFlex] > 0):
 		// Black's unstoppable four may be a foul.
 		return 0, false
-	case me[fFlex] > 0:
+	case me[tFlex] > 0:
 		return winScore - int32(ply) - 2, true
 	}
 	th := noThreats()
-	th.oppFlex, th.myFours = op[fFlex] > 0, int(me[fFour])
+	th.oppFlex, th.myFours = op[tFlex] > 0, int(me.fours())
 	v = s.static(th)
 	if v < beta && th.myFours > 0 && s.vcf(vcfInner, ply) {
 		return winScore - int32(ply) - 3, true
