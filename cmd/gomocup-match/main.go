@@ -18,6 +18,12 @@
 // the position after it than after its own choice:
 //
 //	gomocup-match -regret -e1 /tmp/pbrain -e2 ./pbrain-rapfi -openings openings/freestyle.txt -cache rapfi.json -workers 2
+//
+// With -label it plays no games either: the oracle evaluates positions
+// sampled from the games of a match log, for fitting the engine's leaf
+// values to its judgement (engine/fit_test.go):
+//
+//	gomocup-match -label games.log -e2 ./pbrain-rapfi -oracle-turn 100ms -cache labels.json -workers 2
 package main
 
 import (
@@ -66,7 +72,9 @@ func runMain(args []string, out, log io.Writer) error {
 	regret := fs.Bool("regret", false, "judge the first engine's moves by the second's evaluation (the oracle, e.g. Rapfi) instead of playing games; -games openings")
 	oracleTurn := fs.Duration("oracle-turn", time.Second, "with -regret: the oracle's time a position")
 	extend := fs.Int("extend", 2, "with -regret: also judge the positions after 2, 4, … 2·extend of the oracle's own plies from each opening")
-	cacheName := fs.String("cache", "", "with -regret: file keeping the oracle's judgements between runs, so that engines are judged on the same values")
+	cacheName := fs.String("cache", "", "with -regret: file keeping the oracle's judgements between runs, so that engines are judged on the same values; with -label: the file the evaluations go to")
+	label := fs.String("label", "", "evaluate positions from the games of this match log (gomocup-match's stderr) with the second engine (the oracle) at -oracle-turn, into -cache, instead of playing games; -e1 is not needed")
+	perGame := fs.Int("per", 12, "with -label: positions sampled from each game")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -77,6 +85,9 @@ func runMain(args []string, out, log io.Writer) error {
 	for i, e := range []string{*e1, *e2} {
 		c.engines[i] = strings.Fields(e)
 		if len(c.engines[i]) == 0 {
+			if i == 0 && *label != "" {
+				continue
+			}
 			return fmt.Errorf("%w: -e1 and -e2 name the engines", errUsage)
 		}
 		c.names[i] = filepath.Base(c.engines[i][0])
@@ -99,8 +110,10 @@ func runMain(args []string, out, log io.Writer) error {
 		return fmt.Errorf("%w: -radius %d cannot hold %d stones on %d×%d", errUsage, c.radius, c.stones, c.size, c.size)
 	case c.turn <= 0 || c.pairs <= 0:
 		return fmt.Errorf("%w: -turn and -games must be positive", errUsage)
-	case *regret && (*oracleTurn <= 0 || *extend < 0):
+	case (*regret || *label != "") && (*oracleTurn <= 0 || *extend < 0):
 		return fmt.Errorf("%w: -oracle-turn must be positive and -extend not negative", errUsage)
+	case *label != "" && (*cacheName == "" || *perGame <= 0 || *regret):
+		return fmt.Errorf("%w: -label needs -cache and a positive -per, and no -regret", errUsage)
 	}
 	if *book != "" {
 		var err error
@@ -123,6 +136,9 @@ func runMain(args []string, out, log io.Writer) error {
 			return fmt.Errorf("%w: -sprt %q: want elo0,elo1 with elo0 < elo1", errUsage, *sprtArg)
 		}
 		c.sprt = &sprt{elo0: x, elo1: y, alpha: 0.05, beta: 0.05}
+	}
+	if *label != "" {
+		return runLabel(&regretConfig{config: c, oracle: c.engines[1], oracleTurn: *oracleTurn}, *label, *cacheName, *perGame, out)
 	}
 	if *regret {
 		return runRegret(&regretConfig{config: c, oracle: c.engines[1], oracleTurn: *oracleTurn, extend: *extend, openings: c.pairs}, *cacheName, out, log)
