@@ -228,3 +228,15 @@ func TestCloneAndUndoAreIndependent(t *testing.T) {
 		t.Error("Moves returned the board's own slice")
 	}
 }
+
+func TestParseMoves(t *testing.T) {
+	got, err := ParseMoves(" 7,7 8,9\t10,0 ")
+	if want := []Point{{7, 7}, {8, 9}, {10, 0}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("ParseMoves = %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range []string{"7,7 8", "7,x", "7;7", "1,2,3"} {
+		if _, err := ParseMoves(bad); err == nil {
+			t.Errorf("ParseMoves(%q) gave no error", bad)
+		}
+	}
+}

@@ -94,6 +94,43 @@ const evalOppThree = 250
 // it by 61.4% (167 games) and 71.8% (71 games, SPRT 0/30 accepted).
 const evalOwn = 30
 
+// Threat situations: the bits of a threat mask (pos.threatMask), each
+// set when the side named has at least one empty cell of the kind. "Own"
+// is the side to move.
+const (
+	maskOppFlex    = 1 << iota // the opponent makes an unstoppable four: it has an open three
+	maskOwnFour3               // the side to move makes a four and an open three
+	maskOwnFour                // a four
+	maskOwnDouble3             // two open threes
+	maskOwnThree               // an open three
+	maskOppFour3               // the opponent makes a four and an open three
+	maskOppFour                // a four
+	maskOppDouble3             // two open threes
+	maskOppThree               // an open three
+	numMasks       = 1 << 9
+)
+
+// threatMask returns the threat situation of the side to move: which
+// threats each side could make with one stone (see maskOppFlex). The leaf
+// value adds a learned value for it, after Rapfi's classical evaluation:
+// the pattern weights alone add up the two sides' threats as if each were
+// alone on the board, while who has which, and who moves, is what decides.
+func (p *pos) threatMask() int {
+	me, op := &p.levels[p.side-1], &p.levels[2-p.side]
+	m := 0
+	// In the order of the bits, from maskOppFlex.
+	for i, has := range [...]bool{
+		op[tFlex] > 0,
+		me[tFour3] > 0, me[tFour] > 0, me[tDouble3] > 0, me[tThree] > 0,
+		op[tFour3] > 0, op[tFour] > 0, op[tDouble3] > 0, op[tThree] > 0,
+	} {
+		if has {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
 // evaluate returns the static value of the position for the side to move,
 // given what the scan saw. It is the opponent's line potential, negated,
 // less a penalty when the opponent has an open three. The side to move's

@@ -75,19 +75,19 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindLoose, far: 100, elo: 786},                  // ± 59, 300 games
 	{kind: kindLoose, far: 50, elo: 881},                   // ± 54, 400 games
 	{kind: kindEasy, elo: 1000},                            // the anchor, 500 games
-	{kind: kindMixEasy, mix: 20, elo: 1270},                // ± 62, 600 games
-	{kind: kindMixEasy, mix: 40, elo: 1522},                // ± 77, 600 games
-	{kind: kindMixEasy, mix: 60, elo: 1687},                // ± 85, 600 games
-	{kind: kindMixEasy, mix: 80, elo: 1890},                // ± 92, 600 games
-	{kind: kindMedium, elo: 2097},                          // ± 99, 600 games
-	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2209}, // ± 102, 600 games
-	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 105, 600 games
-	{kind: kindBudget, nodes: 1000, elo: 2481},             // ± 109, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2555},             // ± 111, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2607},             // ± 112, 600 games
-	{kind: kindBudget, nodes: 5000, elo: 2708},             // ± 115, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2791},            // ± 117, 400 games
-	{kind: kindHard, elo: 2867},                            // ± 121, 300 games; 20 000 nodes a move
+	{kind: kindMixEasy, mix: 20, elo: 1269},                // ± 62, 600 games
+	{kind: kindMixEasy, mix: 40, elo: 1523},                // ± 77, 600 games
+	{kind: kindMixEasy, mix: 60, elo: 1686},                // ± 85, 600 games
+	{kind: kindMixEasy, mix: 80, elo: 1887},                // ± 93, 600 games
+	{kind: kindMedium, elo: 2127},                          // ± 101, 600 games
+	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2234}, // ± 104, 600 games
+	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2346}, // ± 107, 600 games
+	{kind: kindBudget, nodes: 1000, elo: 2498},             // ± 110, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2576},             // ± 112, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2660},             // ± 114, 600 games
+	{kind: kindBudget, nodes: 5000, elo: 2784},             // ± 117, 500 games
+	{kind: kindBudget, nodes: 10000, elo: 2843},            // ± 119, 400 games
+	{kind: kindHard, elo: 2955},                            // ± 123, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search

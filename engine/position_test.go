@@ -97,3 +97,34 @@ func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 		})
 	}
 }
+
+// TestThreatMask checks the threat mask's bits on a position where one
+// side has an open three and the other a two.
+func TestThreatMask(t *testing.T) {
+	r := Rules{Width: 15, Height: 15, K: 5}
+	// Black: an open three on row 7. White: two stones apart on row 2, an
+	// open two with room on both sides.
+	black := []Point{{6, 7}, {7, 7}, {8, 7}}
+	white := []Point{{5, 2}, {7, 2}}
+	b, err := Setup(r, black, white)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPos(b) // White to move
+	got := p.threatMask()
+	for _, c := range []struct {
+		bit  int
+		want bool
+		what string
+	}{
+		{maskOppFlex, true, "Black's open three"},
+		{maskOppFour, true, "Black's four (a broken one, 4,7 or 10,7)"},
+		{maskOwnThree, true, "White's open three to make (6,2)"},
+		{maskOwnFour | maskOwnFour3 | maskOwnDouble3, false, "a four or double three of White's"},
+		{maskOppDouble3, false, "a double three of Black's"},
+	} {
+		if has := got&c.bit != 0; has != c.want {
+			t.Errorf("mask %09b: %s is %v, want %v", got, c.what, has, c.want)
+		}
+	}
+}

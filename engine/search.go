@@ -72,6 +72,9 @@ type searcher struct {
 	// threat level (pos.levels) where that saves a scan (tests turn it off
 	// to compare with the scan).
 	counts bool
+	// threatValues are the leaf values of the threat masks (see
+	// threatValuesOf), or nil.
+	threatValues *[numMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
 	// at the root (see own), and a table outlives its search.
@@ -82,6 +85,7 @@ type searcher struct {
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
+	s.threatValues = threatValuesOf(p)
 	if s.root == cWhite {
 		s.salt = 0x9e3779b97f4a7c15
 	}
@@ -500,11 +504,27 @@ func (s *searcher) leaf(ply int, beta int32) (v int32, ok bool) {
 // static returns the value of a leaf for the side to move, given what
 // the scan or the counts saw, before any threat search.
 func (s *searcher) static(th threats) int32 {
-	v := s.p.evaluate(th)
+	p := s.p
+	v := p.evaluate(th)
 	if s.small {
 		return v + s.own()
 	}
-	return v + s.p.score[s.p.side-1]*evalOwn/10
+	v += p.score[p.side-1] * evalOwn / 10
+	if t := s.threatValues; t != nil {
+		v += t[p.threatMask()]
+	}
+	return v
+}
+
+// threatValuesOf returns the threat values of p's rules, or nil: they are
+// fitted and measured only for freestyle five in a row on open boards
+// (under renju a table for each side to move, fitted the same way, was
+// within noise; see docs/engine.md, "Threat values").
+func threatValuesOf(p *pos) *[numMasks]int32 {
+	if p.k != 5 || p.exact || p.renju || min(p.w, p.h) < openBoard {
+		return nil
+	}
+	return &threatValuesFreestyle
 }
 
 // own returns, on a small board, what the line potential of the side to

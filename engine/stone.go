@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
 // Stone is the content of a cell: empty, or the stone of one side.
 type Stone uint8
 
@@ -38,4 +44,20 @@ func (s Stone) String() string {
 // row counted from the top, both from zero.
 type Point struct {
 	X, Y int
+}
+
+// ParseMoves reads points written "x,y x,y …", as the Gomocup protocol
+// writes a move and the match tools record a game.
+func ParseMoves(s string) ([]Point, error) {
+	var ps []Point
+	for _, f := range strings.Fields(s) {
+		xs, ys, ok := strings.Cut(f, ",")
+		x, errX := strconv.Atoi(xs)
+		y, errY := strconv.Atoi(ys)
+		if !ok || errX != nil || errY != nil {
+			return nil, fmt.Errorf("engine: bad move %q, want x,y", f)
+		}
+		ps = append(ps, Point{x, y})
+	}
+	return ps, nil
 }

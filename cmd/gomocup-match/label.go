@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -47,7 +46,7 @@ func sampleGames(r io.Reader, perGame int, seed uint64) ([][]engine.Point, error
 		if !ok {
 			continue
 		}
-		moves, err := parseMoveList(rec)
+		moves, err := engine.ParseMoves(rec)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", line, err)
 		}
@@ -65,21 +64,6 @@ func sampleGames(r io.Reader, perGame int, seed uint64) ([][]engine.Point, error
 		}
 	}
 	return out, sc.Err()
-}
-
-// parseMoveList reads moves written as "x,y x,y …".
-func parseMoveList(s string) ([]engine.Point, error) {
-	var ps []engine.Point
-	for _, f := range strings.Fields(s) {
-		xs, ys, ok := strings.Cut(f, ",")
-		x, errX := strconv.Atoi(xs)
-		y, errY := strconv.Atoi(ys)
-		if !ok || errX != nil || errY != nil {
-			return nil, fmt.Errorf("bad move %q", f)
-		}
-		ps = append(ps, engine.Point{X: x, Y: y})
-	}
-	return ps, nil
 }
 
 // labelSaveEvery is how many new evaluations are kept in memory at most

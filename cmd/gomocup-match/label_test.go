@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardbot/boardbot/engine"
 )
 
 // labelLog is a match log of two games (and lines that are not games).
@@ -43,7 +45,7 @@ func TestLabelEvaluatesSampledPositions(t *testing.T) {
 		t.Fatalf("%d labels, want 6: %v", len(labels), labels)
 	}
 	for key, j := range labels {
-		ms, err := parseMoveList(key)
+		ms, err := engine.ParseMoves(key)
 		if err != nil {
 			t.Fatal(err)
 		}
