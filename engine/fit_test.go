@@ -188,11 +188,11 @@ func TestFitThreatValues(t *testing.T) {
 	t.Logf("K %.0f; held-out error %.5f before, %.5f after; %d of %d masks seen %d times or more in %d training positions",
 		f.scale, f.before, f.after, f.counted, size, fitMinCount, f.train)
 	var sb strings.Builder
-	name := "threatValuesFreestyle"
+	decl := "threatValuesFreestyle = [numMasks]int32"
 	if *fitRenju {
-		name = "threatValuesRenju"
+		decl = "threatValuesRenju = [2 * numMasks]int32" // Black's to move, then White's
 	}
-	fmt.Fprintf(&sb, "var %s = [...]int32{", name)
+	fmt.Fprintf(&sb, "var %s{", decl)
 	for i, v := range f.values {
 		if i%16 == 0 {
 			sb.WriteString("\n\t")
