@@ -147,3 +147,10 @@ func (p *pos) evaluate(th threats) int32 {
 	}
 	return v
 }
+
+// openValue returns the static value of the position for the side to move
+// on an open board, before the threat values: evaluate's, plus the side
+// to move's own line potential weighed evalOwn.
+func (p *pos) openValue(th threats) int32 {
+	return p.evaluate(th) + p.score[p.side-1]*evalOwn/10
+}

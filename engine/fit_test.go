@@ -65,7 +65,7 @@ func threatSampleOf(r Rules, moves []Point, eval int, perSide bool) (threatSampl
 	}
 	th := noThreats()
 	th.oppFlex = op[tFlex] > 0
-	base := p.evaluate(th) + p.score[p.side-1]*evalOwn/10
+	base := p.openValue(th)
 	m := p.threatMask()
 	if perSide && p.side == cWhite {
 		m += numMasks
@@ -232,7 +232,7 @@ func TestFitThreatValuesRecoversATable(t *testing.T) {
 		if ply < 3 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
 			return
 		}
-		s := threatSample{base: float64(p.evaluate(th) + p.score[p.side-1]*evalOwn/10), mask: p.threatMask()}
+		s := threatSample{base: float64(p.openValue(th)), mask: p.threatMask()}
 		// The oracle sees the leaf value at scale 600, plus the table.
 		s.target = sigmoid((s.base + truth(s.mask)) / 600)
 		ss = append(ss, s)

@@ -505,11 +505,10 @@ func (s *searcher) leaf(ply int, beta int32) (v int32, ok bool) {
 // the scan or the counts saw, before any threat search.
 func (s *searcher) static(th threats) int32 {
 	p := s.p
-	v := p.evaluate(th)
 	if s.small {
-		return v + s.own()
+		return p.evaluate(th) + s.own()
 	}
-	v += p.score[p.side-1] * evalOwn / 10
+	v := p.openValue(th)
 	if t := s.threatValues; t != nil {
 		v += t[p.threatMask()]
 	}
