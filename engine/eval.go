@@ -49,6 +49,35 @@ var combos = func() []combo {
 	return cs
 }()
 
+// comboLeaf is what an empty cell adds to its side's line potential
+// (pos.score), by combo index: the leafWeight of its four patterns.
+var comboLeaf = func() []int32 {
+	cs := make([]int32, len(combos))
+	for i := range cs {
+		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
+			cs[i] += leafWeight[x%numPats]
+		}
+	}
+	return cs
+}()
+
+// comboLeafRenjuBlack is comboLeaf for Black under renju: a cell whose
+// patterns make a double three or a four-four without a five, nearly
+// always a foul Black may not play, adds nothing.
+var comboLeafRenjuBlack = func() []int32 {
+	cs := make([]int32, len(combos))
+	for i := range cs {
+		var n [numPats]int
+		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
+			n[x%numPats]++
+		}
+		if n[patFive] > 0 || n[patFour]+n[patFourO] < 2 && n[patThreeO] < 2 {
+			cs[i] = comboLeaf[i]
+		}
+	}
+	return cs
+}()
+
 // numLevels is the number of threat levels.
 const numLevels = int(tFive) + 1
 

@@ -22,7 +22,8 @@ type pos struct {
 	table      *patTable
 	dense      [2][]uint8       // [side-1]: the dense pattern table of each side, or nil
 	memo       map[uint64]uint8 // patterns for K > denseMaxK
-	score      [2]int32         // sum of leafWeight over empty cells, per side
+	score      [2]int32         // sum of cellScore over empty cells, per side
+	cellScore  [2][]int32       // [side-1][combo]: what an empty cell adds to score
 	zob        [2][]uint64
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
@@ -140,15 +141,19 @@ func newPos(b *Board) *pos {
 			p.key[0][d][i], p.key[1][d][i] = key, key
 		}
 	}
+	p.cellScore = [2][]int32{comboLeaf, comboLeaf}
+	if r.Renju {
+		p.cellScore[0] = comboLeafRenjuBlack
+	}
 	for s := range 2 {
 		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {
 			for d := range 4 {
 				pt := p.lookup(uint8(s+1), p.key[s][d][i])
 				p.pat[s][i][d] = pt
-				p.score[s] += leafWeight[pt]
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
+			p.score[s] += p.cellScore[s][p.combo[s][i]]
 			p.levels[s][comboLevels[p.combo[s][i]]]++
 		}
 	}
@@ -208,9 +213,7 @@ func (p *pos) play(i int) {
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
-		for d := range 4 {
-			p.score[si] -= leafWeight[p.pat[si][i][d]]
-		}
+		p.score[si] -= p.cellScore[si][p.combo[si][i]]
 		p.levels[si][comboLevels[p.combo[si][i]]]--
 	}
 	p.update(i, s)
@@ -280,6 +283,7 @@ func (p *pos) update(i int, s uint8) {
 	pOwn, pOther := p.pat[own], p.pat[other]
 	cOwn, cOther := p.combo[own], p.combo[other]
 	var sOwn, sOther int32 // changes of the pattern scores
+	csOwn, csOther := p.cellScore[own], p.cellScore[other]
 	for d := range 4 {
 		step := p.dir[d]
 		kOwn, kOther := p.key[own][d], p.key[other][d]
@@ -306,7 +310,7 @@ func (p *pos) update(i int, s uint8) {
 				if old := pOwn[j][d]; old != a {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(own), old})
 					pOwn[j][d] = a
-					sOwn += leafWeight[a] - leafWeight[old]
+					sOwn += csOwn[cOwn[j]+(uint16(a)-uint16(old))*cw] - csOwn[cOwn[j]]
 					if max(a, old) < patThreeO {
 						cOwn[j] += (uint16(a) - uint16(old)) * cw
 					} else {
@@ -318,7 +322,7 @@ func (p *pos) update(i int, s uint8) {
 				if old := pOther[j][d]; old != b {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(other), old})
 					pOther[j][d] = b
-					sOther += leafWeight[b] - leafWeight[old]
+					sOther += csOther[cOther[j]+(uint16(b)-uint16(old))*cw] - csOther[cOther[j]]
 					if max(b, old) < patThreeO {
 						cOther[j] += (uint16(b) - uint16(old)) * cw
 					} else {

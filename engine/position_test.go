@@ -74,6 +74,9 @@ func TestUndoRestoresPosition(t *testing.T) {
 	}
 }
 
+// TestScoreIsTheSumOfTheEmptyCells plays seeded random games under each
+// rule and checks that the running line potential of each side is the
+// sum of its empty cells' pattern weights, less Black's fouls under renju.
 func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 	for name, r := range fourRules {
 		t.Run(name, func(t *testing.T) {
@@ -85,9 +88,18 @@ func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 						continue
 					}
 					for si := range 2 {
+						var cell int32
+						var n [numPats]int
 						for d := range 4 {
-							sum[si] += leafWeight[p.pat[si][i][d]]
+							cell += leafWeight[p.pat[si][i][d]]
+							n[p.pat[si][i][d]]++
 						}
+						// Under renju Black's double threes and
+						// four-fours add nothing.
+						if r.Renju && si == 0 && n[patFive] == 0 && (n[patFour]+n[patFourO] >= 2 || n[patThreeO] >= 2) {
+							cell = 0
+						}
+						sum[si] += cell
 					}
 				}
 				if sum != p.score {
@@ -125,6 +137,25 @@ func TestThreatMask(t *testing.T) {
 	} {
 		if has := got&c.bit != 0; has != c.want {
 			t.Errorf("mask %09b: %s is %v, want %v", got, c.what, has, c.want)
+		}
+	}
+}
+
+// TestThreatValuesOf checks which threat values each rule's leaves use:
+// one table for both sides in freestyle, one for each side under renju,
+// none for exact five or on small boards.
+func TestThreatValuesOf(t *testing.T) {
+	of := func(r Rules) [2]*[numMasks]int32 { return threatValuesOf(newPos(mustPlay(t, r))) }
+	if tv := of(Rules{15, 15, 5, false, false}); tv[0] != &threatValuesFreestyle || tv[1] != &threatValuesFreestyle {
+		t.Error("freestyle: not the freestyle table for both sides")
+	}
+	tv := of(Rules{15, 15, 5, false, true})
+	if tv[0] == nil || tv[1] == nil || tv[0] == tv[1] || tv[0][0] != threatValuesRenju[0] || tv[1][0] != threatValuesRenju[numMasks] {
+		t.Error("renju: not Black's and White's halves of the renju table")
+	}
+	for _, r := range []Rules{{15, 15, 5, true, false}, {7, 7, 4, false, false}} {
+		if tv := of(r); tv[0] != nil || tv[1] != nil {
+			t.Errorf("%+v: threat values %v, want none", r, tv)
 		}
 	}
 }

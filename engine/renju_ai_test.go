@@ -14,7 +14,7 @@ func vcfOf(b *Board) (bool, Point) {
 	tt := getTT(1<<20, true)
 	defer putTT(tt)
 	s := newSearcher(p, tt, newLimits(context.Background(), 0, 1_000_000))
-	win := s.vcf(vcfRoot, 0)
+	win := s.vcf(vcfRoot, 0, allFours)
 	return win, p.point(int(s.threatMove[0]))
 }
 

@@ -63,7 +63,8 @@ type searcher struct {
 	threatMove [maxPly]int32
 	excluded   [maxPly]int32 // the move a singular test leaves out at each ply, or -1
 	vcfMemo    []vcfSlot
-	depth      int // deepest iteration finished
+	vcfPath    []int32 // the attacking stones of the VCF under way
+	depth      int     // deepest iteration finished
 	nextCheck  int64
 	root       uint8 // the side to move at the root
 	small      bool  // the board is small: see rootOwn
@@ -72,9 +73,9 @@ type searcher struct {
 	// threat level (pos.levels) where that saves a scan (tests turn it off
 	// to compare with the scan).
 	counts bool
-	// threatValues are the leaf values of the threat masks (see
-	// threatValuesOf), or nil.
-	threatValues *[numMasks]int32
+	// threatValues are the leaf values of the threat masks for each side
+	// to move (see threatValuesOf), or nil.
+	threatValues [2]*[numMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
 	// at the root (see own), and a table outlives its search.
@@ -141,7 +142,7 @@ func (s *searcher) best() (int, int32) {
 	case th.myFlex >= 0:
 		return int(th.myFlex), winScore - 3
 	}
-	if th.myFours > 0 && s.vcf(vcfRoot, 0) {
+	if th.myFours > 0 && s.vcf(vcfRoot, 0, allFours) {
 		return int(s.threatMove[0]), winScore - 5
 	}
 	if !s.stopped && th.myThreats > 0 && s.rootVCT() {
@@ -307,7 +308,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 			// A leaf where the side to move wins by fours is a win (kept
 			// for beating the version without: 58.1% over 283 fixed-node
 			// self-play games, SPRT 0/30 accepted).
-			if v < beta && th.myFours > 0 && s.vcf(vcfInner, ply) {
+			if v < beta && th.myFours > 0 && s.leafVCF(ply) {
 				return winScore - int32(ply) - 3
 			}
 			return v
@@ -317,7 +318,7 @@ func (s *searcher) search(depth, ply int, alpha, beta int32) int32 {
 		// through its own moves and the leaves' VCF, and spends the nodes
 		// better there: without this VCF it beat the version with it in
 		// self-play (see docs/engine.md, "Against Rapfi").
-		if s.small && th.myFours > 0 && s.vcf(vcfInner, ply) {
+		if s.small && th.myFours > 0 && s.vcf(vcfInner, ply, allFours) {
 			return winScore - int32(ply) - 3
 		}
 		if th.oppFlex {
@@ -495,10 +496,19 @@ func (s *searcher) leaf(ply int, beta int32) (v int32, ok bool) {
 	th := noThreats()
 	th.oppFlex, th.myFours = op[tFlex] > 0, int(me.fours())
 	v = s.static(th)
-	if v < beta && th.myFours > 0 && s.vcf(vcfInner, ply) {
+	if v < beta && th.myFours > 0 && s.leafVCF(ply) {
 		return winScore - int32(ply) - 3, true
 	}
 	return v, true
+}
+
+// leafVCF reports whether the side to move at a leaf wins by fours. Under
+// renju it tries only the fours that build on the VCF's own (nearFours),
+// as part of the change that beat the search without it there (see
+// docs/engine.md, "Renju: fouls, threat values and the leaves' VCF"); in
+// freestyle the same scored within noise at the clock.
+func (s *searcher) leafVCF(ply int) bool {
+	return s.vcf(vcfInner, ply, s.p.renju)
 }
 
 // static returns the value of a leaf for the side to move, given what
@@ -509,21 +519,24 @@ func (s *searcher) static(th threats) int32 {
 		return p.evaluate(th) + s.own()
 	}
 	v := p.openValue(th)
-	if t := s.threatValues; t != nil {
+	if t := s.threatValues[p.side-1]; t != nil {
 		v += t[p.threatMask()]
 	}
 	return v
 }
 
-// threatValuesOf returns the threat values of p's rules, or nil: they are
-// fitted and measured only for freestyle five in a row on open boards
-// (under renju a table for each side to move, fitted the same way, was
-// within noise; see docs/engine.md, "Threat values").
-func threatValuesOf(p *pos) *[numMasks]int32 {
-	if p.k != 5 || p.exact || p.renju || min(p.w, p.h) < openBoard {
-		return nil
+// threatValuesOf returns the threat values of p's rules for Black and
+// White to move, or nils: they are fitted and measured for freestyle and
+// renju five in a row on open boards (see docs/engine.md, "Threat
+// values" and "Renju: fouls, threat values and the leaves' VCF").
+func threatValuesOf(p *pos) [2]*[numMasks]int32 {
+	switch {
+	case p.k != 5 || p.exact || min(p.w, p.h) < openBoard:
+		return [2]*[numMasks]int32{}
+	case p.renju:
+		return [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
 	}
-	return &threatValuesFreestyle
+	return [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
 }
 
 // own returns, on a small board, what the line potential of the side to
