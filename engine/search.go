@@ -74,7 +74,7 @@ type searcher struct {
 	// to compare with the scan).
 	counts bool
 	// threatValues are the leaf values of the threat masks for each side
-	// to move (see threatValuesOf), or nil.
+	// to move (see threatValuesOf), or nils.
 	threatValues [2]*[numMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
