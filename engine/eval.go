@@ -18,17 +18,28 @@ type combo struct {
 	value int32
 }
 
+// comboPatterns counts the patterns of each kind in the combo index i.
+func comboPatterns(i int) (n [numPats]int32) {
+	for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
+		n[x%numPats]++
+	}
+	return n
+}
+
+// weigh returns the sum of the weights w of the patterns counted in n.
+func weigh(n [numPats]int32, w *[numPats]int32) (v int32) {
+	for pt, c := range n {
+		v += c * w[pt]
+	}
+	return v
+}
+
 // combos is indexed by the four patterns of a cell in base numPats.
 var combos = func() []combo {
 	cs := make([]combo, numPats*numPats*numPats*numPats)
 	for i := range cs {
-		var n [numPats]int
-		var v int32
-		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
-			pt := x % numPats
-			n[pt]++
-			v += patWeight[pt]
-		}
+		n := comboPatterns(i)
+		v := weigh(n, &patWeight)
 		var l uint8
 		switch {
 		case n[patFive] > 0:
@@ -54,9 +65,7 @@ var combos = func() []combo {
 var comboLeaf = func() []int32 {
 	cs := make([]int32, len(combos))
 	for i := range cs {
-		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
-			cs[i] += leafWeight[x%numPats]
-		}
+		cs[i] = weigh(comboPatterns(i), &leafWeight)
 	}
 	return cs
 }()
@@ -67,10 +76,7 @@ var comboLeaf = func() []int32 {
 var comboLeafRenjuBlack = func() []int32 {
 	cs := make([]int32, len(combos))
 	for i := range cs {
-		var n [numPats]int
-		for x, d := i, 0; d < 4; d, x = d+1, x/numPats {
-			n[x%numPats]++
-		}
+		n := comboPatterns(i)
 		if n[patFive] > 0 || n[patFour]+n[patFourO] < 2 && n[patThreeO] < 2 {
 			cs[i] = comboLeaf[i]
 		}

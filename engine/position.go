@@ -310,26 +310,24 @@ func (p *pos) update(i int, s uint8) {
 				if old := pOwn[j][d]; old != a {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(own), old})
 					pOwn[j][d] = a
-					sOwn += csOwn[cOwn[j]+(uint16(a)-uint16(old))*cw] - csOwn[cOwn[j]]
-					if max(a, old) < patThreeO {
-						cOwn[j] += (uint16(a) - uint16(old)) * cw
-					} else {
+					nc := cOwn[j] + (uint16(a)-uint16(old))*cw
+					sOwn += csOwn[nc] - csOwn[cOwn[j]]
+					if max(a, old) >= patThreeO {
 						p.levels[own][comboLevels[cOwn[j]]]--
-						cOwn[j] += (uint16(a) - uint16(old)) * cw
-						p.levels[own][comboLevels[cOwn[j]]]++
+						p.levels[own][comboLevels[nc]]++
 					}
+					cOwn[j] = nc
 				}
 				if old := pOther[j][d]; old != b {
 					p.changes = append(p.changes, patChange{int32(j), uint8(d), uint8(other), old})
 					pOther[j][d] = b
-					sOther += csOther[cOther[j]+(uint16(b)-uint16(old))*cw] - csOther[cOther[j]]
-					if max(b, old) < patThreeO {
-						cOther[j] += (uint16(b) - uint16(old)) * cw
-					} else {
+					nc := cOther[j] + (uint16(b)-uint16(old))*cw
+					sOther += csOther[nc] - csOther[cOther[j]]
+					if max(b, old) >= patThreeO {
 						p.levels[other][comboLevels[cOther[j]]]--
-						cOther[j] += (uint16(b) - uint16(old)) * cw
-						p.levels[other][comboLevels[cOther[j]]]++
+						p.levels[other][comboLevels[nc]]++
 					}
+					cOther[j] = nc
 				}
 			}
 		}
