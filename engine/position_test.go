@@ -150,7 +150,7 @@ func TestThreatValuesOf(t *testing.T) {
 		t.Error("freestyle: not the freestyle table for both sides")
 	}
 	tv := of(Rules{15, 15, 5, false, true})
-	if tv[0] == nil || tv[1] == nil || tv[0] == tv[1] || tv[0][0] != threatValuesRenju[0] || tv[1][0] != threatValuesRenju[numMasks] {
+	if tv[0] == nil || tv[1] == nil || &tv[0][0] != &threatValuesRenju[0] || &tv[1][0] != &threatValuesRenju[numMasks] {
 		t.Error("renju: not Black's and White's halves of the renju table")
 	}
 	for _, r := range []Rules{{15, 15, 5, true, false}, {7, 7, 4, false, false}} {
