@@ -108,6 +108,43 @@ type levelCounts [numLevels]int32
 // unstoppable (tFour, tFour3).
 func (c *levelCounts) fours() int32 { return c[tFour] + c[tFour3] }
 
+// Build-ups of a cell for one side: a stone there makes a shape on one
+// line and a lesser one on another, short of the threat levels above. They
+// are the moves that prepare double threats, which Rapfi's classical
+// evaluation tells apart and the line patterns alone do not.
+const (
+	bNone          = iota
+	bTwos          // two open twos
+	bThreePlus     // a three, and a three or an open two
+	bOpenThreePlus // an open three, and a three or an open two
+	bFourPlus      // a four, and a three or an open two
+	numBuilds
+)
+
+// buildCounts counts the empty cells of one side by build-up (see bNone).
+type buildCounts [numBuilds]int32
+
+// comboBuilds is the build-up of each combo index. It depends only on
+// the cell's patterns of open two or better.
+var comboBuilds = func() []uint8 {
+	bs := make([]uint8, len(combos))
+	for i, c := range combos {
+		n := comboPatterns(i)
+		more := n[patThree]+n[patTwoO] >= 1
+		switch {
+		case c.level == tFour && more:
+			bs[i] = bFourPlus
+		case c.level == tThree && more:
+			bs[i] = bOpenThreePlus
+		case c.level == tNone && n[patThree] >= 1 && n[patThree]+n[patTwoO] >= 2:
+			bs[i] = bThreePlus
+		case c.level == tNone && n[patTwoO] >= 2:
+			bs[i] = bTwos
+		}
+	}
+	return bs
+}()
+
 // levelBonus adds to a cell's ordering value for its threat level.
 var levelBonus = [...]int32{tNone: 0, tThree: 200, tDouble3: 2000, tFour: 300, tFour3: 5000, tFlex: 20000, tFive: 100000}
 
@@ -161,6 +198,27 @@ func (p *pos) threatMask() int {
 	} {
 		if has {
 			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// numBuildMasks is the number of build-up masks (pos.buildMask).
+const numBuildMasks = 1 << (2 * (numBuilds - 1))
+
+// buildMask returns which build-ups each side could make with one stone:
+// bit b-1 for the side to move's build-up b, bit numBuilds-2+b for the
+// opponent's. The leaf value adds a learned value for it beside the
+// threat mask's (see docs/engine.md, "Build-ups").
+func (p *pos) buildMask() int {
+	me, op := &p.builds[p.side-1], &p.builds[2-p.side]
+	m := 0
+	for b := 1; b < numBuilds; b++ {
+		if me[b] > 0 {
+			m |= 1 << (b - 1)
+		}
+		if op[b] > 0 {
+			m |= 1 << (numBuilds - 2 + b)
 		}
 	}
 	return m

@@ -23,6 +23,7 @@ import (
 var (
 	fitThreats = flag.String("fitthreats", "", "comma-separated label files (gomocup-match -label) to fit the threat values to (TestFitThreatValues)")
 	fitRenju   = flag.Bool("fitrenju", false, "the labels are renju positions: fit a table for each side to move")
+	fitBuilds  = flag.Bool("fitbuilds", false, "fit the build-up values together with the threat values")
 	fitOut     = flag.String("fitout", "threatvalues.fit", "file TestFitThreatValues writes the fitted table's Go declaration to")
 )
 
@@ -35,16 +36,20 @@ const (
 	fitMinCount    = 50
 	fitEpochs      = 3000
 	fitStep        = 5
+	// fitBuildShare divides the fitted build-up values before they are
+	// written: halved, they beat the values as fitted in self-play (see
+	// "Build-ups" in docs/engine.md).
+	fitBuildShare = 2
 )
 
 // threatSample is one labelled position as the fit sees it: the leaf
-// value without the threat values, the threat mask (plus numMasks when
-// the table is per side and White is to move), and the oracle's winning
-// chance for the side to move.
+// value without the threat values, the threat mask and the build-up mask
+// (plus numMasks and numBuildMasks when the tables are per side and White
+// is to move), and the oracle's winning chance for the side to move.
 type threatSample struct {
-	base   float64
-	mask   int
-	target float64
+	base        float64
+	mask, build int
+	target      float64
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
@@ -66,38 +71,48 @@ func threatSampleOf(r Rules, moves []Point, eval int, perSide bool) (threatSampl
 	th := noThreats()
 	th.oppFlex = op[tFlex] > 0
 	base := p.openValue(th)
-	m := p.threatMask()
+	m, bm := p.threatMask(), p.buildMask()
 	if perSide && p.side == cWhite {
 		m += numMasks
+		bm += numBuildMasks
 	}
 	e := max(-fitOracleCap, min(fitOracleCap, eval))
-	return threatSample{float64(base), m, sigmoid(float64(e) / fitOracleScale)}, true
+	return threatSample{float64(base), m, bm, sigmoid(float64(e) / fitOracleScale)}, true
 }
 
-// threatFit is the result of a fit: the values, and the held-out error
-// before and after.
+// threatFit is the result of a fit: the threat and build-up values, and
+// the held-out error before and after.
 type threatFit struct {
-	values         []int32
+	values, builds []int32
 	scale          float64 // K: the leaf value v stands for σ(v/K)
 	before, after  float64 // mean squared error of the winning chance, held out
 	train, counted int
 }
 
-// fitThreatValues fits a value for each mask (size of them) to the
-// samples: the leaf value plus the mask's value, through σ(·/K) with K
-// fitted to the leaf value alone first, against the oracle's winning
+// fitThreatValues fits a value for each threat mask (size of them) and,
+// when buildSize is not 0, for each build-up mask (buildSize of them) to
+// the samples: the leaf value plus the masks' values, through σ(·/K) with
+// K fitted to the leaf value alone first, against the oracle's winning
 // chance, by Adam on the mean squared error. The split into training and
 // held-out samples is seeded.
-func fitThreatValues(samples []threatSample, size int, seed uint64) threatFit {
+func fitThreatValues(samples []threatSample, size, buildSize int, seed uint64) threatFit {
 	ss := append([]threatSample(nil), samples...)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	rng.Shuffle(len(ss), func(i, j int) { ss[i], ss[j] = ss[j], ss[i] })
 	held, train := ss[:len(ss)/10], ss[len(ss)/10:]
-	w := make([]float64, size)
+	// w holds the threat values, then the build-up values.
+	w := make([]float64, size+buildSize)
+	value := func(s threatSample) float64 {
+		v := s.base + w[s.mask]
+		if buildSize > 0 {
+			v += w[size+s.build]
+		}
+		return v
+	}
 	loss := func(set []threatSample, k float64) float64 {
 		sum := 0.0
 		for _, s := range set {
-			d := sigmoid((s.base+w[s.mask])/k) - s.target
+			d := sigmoid(value(s)/k) - s.target
 			sum += d * d
 		}
 		return sum / float64(max(1, len(set)))
@@ -109,16 +124,23 @@ func fitThreatValues(samples []threatSample, size int, seed uint64) threatFit {
 		}
 	}
 	f := threatFit{scale: k, before: loss(held, k), train: len(train)}
-	count := make([]int, size)
+	count := make([]int, len(w))
 	for _, s := range train {
 		count[s.mask]++
+		if buildSize > 0 {
+			count[size+s.build]++
+		}
 	}
-	m, v, g := make([]float64, size), make([]float64, size), make([]float64, size)
+	m, v, g := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
 	for ep := 1; ep <= fitEpochs; ep++ {
 		clear(g)
 		for _, s := range train {
-			y := sigmoid((s.base + w[s.mask]) / k)
-			g[s.mask] += 2 * (y - s.target) * y * (1 - y) / k
+			y := sigmoid(value(s) / k)
+			d := 2 * (y - s.target) * y * (1 - y) / k
+			g[s.mask] += d
+			if buildSize > 0 {
+				g[size+s.build] += d
+			}
 		}
 		for i := range w {
 			m[i] = 0.9*m[i] + 0.1*g[i]
@@ -130,15 +152,16 @@ func fitThreatValues(samples []threatSample, size int, seed uint64) threatFit {
 			}
 		}
 	}
-	f.values = make([]int32, size)
+	vs := make([]int32, len(w))
 	for i := range w {
 		if count[i] < fitMinCount {
 			w[i] = 0
 			continue
 		}
 		f.counted++
-		f.values[i] = int32(math.Round(w[i]))
+		vs[i] = int32(math.Round(w[i]))
 	}
+	f.values, f.builds = vs[:size], vs[size:]
 	f.after = loss(held, k)
 	return f
 }
@@ -179,32 +202,49 @@ func TestFitThreatValues(t *testing.T) {
 		t.Skip("fits the threat values to label files: -fitthreats labels.json")
 	}
 	r := Rules{Width: 15, Height: 15, K: 5, Renju: *fitRenju}
-	size := numMasks
+	size, buildSize, sides := numMasks, 0, 1
 	if *fitRenju {
-		size *= 2
+		sides = 2
+	}
+	size *= sides
+	if *fitBuilds {
+		buildSize = numBuildMasks * sides
 	}
 	ss := readLabels(t, strings.Split(*fitThreats, ","), r, *fitRenju)
-	f := fitThreatValues(ss, size, 40)
+	f := fitThreatValues(ss, size, buildSize, 40)
 	t.Logf("K %.0f; held-out error %.5f before, %.5f after; %d of %d masks seen %d times or more in %d training positions",
-		f.scale, f.before, f.after, f.counted, size, fitMinCount, f.train)
+		f.scale, f.before, f.after, f.counted, size+buildSize, fitMinCount, f.train)
 	var sb strings.Builder
-	decl := "threatValuesFreestyle = [numMasks]int32"
+	name, length := "Freestyle", "numMasks"
 	if *fitRenju {
-		decl = "threatValuesRenju = [2 * numMasks]int32" // Black's to move, then White's
+		name, length = "Renju", "2 * numMasks" // Black's to move, then White's
 	}
-	fmt.Fprintf(&sb, "var %s{", decl)
-	for i, v := range f.values {
+	writeTable(&sb, "threatValues"+name, length, f.values)
+	if *fitBuilds {
+		halved := make([]int32, len(f.builds))
+		for i, v := range f.builds {
+			halved[i] = int32(math.Round(float64(v) / fitBuildShare))
+		}
+		writeTable(&sb, "buildValues"+name, strings.Replace(length, "numMasks", "numBuildMasks", 1), halved)
+	}
+	if err := os.WriteFile(*fitOut, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTable writes the Go declaration of the table name, of length
+// entries.
+func writeTable(sb *strings.Builder, name, length string, values []int32) {
+	fmt.Fprintf(sb, "var %s = [%s]int32{", name, length)
+	for i, v := range values {
 		if i%16 == 0 {
 			sb.WriteString("\n\t")
 		} else {
 			sb.WriteString(" ")
 		}
-		fmt.Fprintf(&sb, "%d,", v)
+		fmt.Fprintf(sb, "%d,", v)
 	}
 	sb.WriteString("\n}\n")
-	if err := os.WriteFile(*fitOut, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestFitThreatValuesRecoversATable labels the positions of seeded random
@@ -237,7 +277,7 @@ func TestFitThreatValuesRecoversATable(t *testing.T) {
 		s.target = sigmoid((s.base + truth(s.mask)) / 600)
 		ss = append(ss, s)
 	})
-	f := fitThreatValues(ss, numMasks, 1)
+	f := fitThreatValues(ss, numMasks, 0, 1)
 	if !(f.after < f.before/2) {
 		t.Errorf("held-out error %.5f before, %.5f after: the fit did not find the table", f.before, f.after)
 	}

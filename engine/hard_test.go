@@ -216,11 +216,12 @@ func TestSmallBoardSearchRepeats(t *testing.T) {
 // playing a cut-short iteration's better move, then by a four worth 100
 // in the leaf value, then by inner nodes on open boards no longer running
 // a VCF, then by reverse futility pruning, then by singular extension,
-// then by the threat values in the leaf value).
+// then by the threat values in the leaf value, then by the build-up
+// values).
 var pinnedSearch = struct {
 	move  Point
 	nodes int64
-}{Point{4, 6}, 65248}
+}{Point{4, 6}, 72173}
 
 // countdownCtx is a context that reports itself cancelled after a fixed
 // number of Err calls, so cancellation mid-search is tested without timing.

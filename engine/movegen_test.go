@@ -78,11 +78,11 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 }
 
 // TestLevelCountsAgreeWithScan plays seeded random games, taking moves
-// back at random as the search does, and checks that the incremental counts
-// of cells by threat level match a recount, that the threats a leaf reads
-// from them match the scan's (except under renju, where fouls make the
-// leaf scan in some positions), and that a leaf read from them has the
-// value the scan gives it.
+// back at random as the search does, and checks that the incremental
+// counts of cells by threat level and by build-up match a recount, that
+// the threats a leaf reads from them match the scan's (except under
+// renju, where fouls make the leaf scan in some positions), and that a
+// leaf read from them has the value the scan gives it.
 func TestLevelCountsAgreeWithScan(t *testing.T) {
 	rules := maps.Clone(fourRules)
 	rules["k6"] = Rules{Width: 12, Height: 12, K: 6}
@@ -91,15 +91,17 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, uint64(len(name))))
 			randomGames(t, r, rng, 24, 20, func(game, ply int, p *pos, ms []move, th threats) {
 				var recount [2]levelCounts
+				var rebuilds [2]buildCounts
 				for _, i := range p.onBoard {
 					if p.cells[i] == cEmpty {
 						for s := range 2 {
 							recount[s][comboLevels[p.combo[s][i]]]++
+							rebuilds[s][comboBuilds[p.combo[s][i]]]++
 						}
 					}
 				}
-				if recount != p.levels {
-					t.Fatalf("game %d ply %d: counts %v, recount %v", game, ply, p.levels, recount)
+				if recount != p.levels || rebuilds != p.builds {
+					t.Fatalf("game %d ply %d: counts %v and %v, recount %v and %v", game, ply, p.levels, p.builds, recount, rebuilds)
 				}
 				me, op := p.levels[p.side-1], p.levels[2-p.side]
 				if !r.Renju {
@@ -124,10 +126,10 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 				}
 				if len(ms) > 0 && rng.IntN(3) == 0 {
 					// A move taken back restores the counts.
-					before := p.levels
+					before, builds := p.levels, p.builds
 					p.play(int(ms[rng.IntN(len(ms))].cell))
 					p.undo()
-					if p.levels != before {
+					if p.levels != before || p.builds != builds {
 						t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.levels, before)
 					}
 				}

@@ -35,6 +35,7 @@ type pos struct {
 	box        [4]int         // array columns and rows x0, y0, x1, y1 within two of a stone
 	combo      [2][]uint16    // [side-1][cell]: the four patterns in base numPats
 	levels     [2]levelCounts // [side-1]: the empty cells of each threat level
+	builds     [2]buildCounts // [side-1]: the empty cells of each build-up
 	pw         []uint64       // [off+K]: place value of the cell at offset off
 	onBoard    []int32        // the board's cells, row by row
 	nearDeltas []int
@@ -45,6 +46,7 @@ type pos struct {
 type posSums struct {
 	score  [2]int32
 	levels [2]levelCounts
+	builds [2]buildCounts
 }
 
 // patChange is one line pattern a stone changed: of cell j, line
@@ -155,6 +157,7 @@ func newPos(b *Board) *pos {
 			}
 			p.score[s] += p.cellScore[s][p.combo[s][i]]
 			p.levels[s][comboLevels[p.combo[s][i]]]++
+			p.builds[s][comboBuilds[p.combo[s][i]]]++
 		}
 	}
 	p.pw = make([]uint64, 2*k+1)
@@ -208,13 +211,14 @@ func (p *pos) play(i int) {
 	p.hash ^= p.zob[s-1][i]
 	p.stack = append(p.stack, int32(i))
 	p.boxes = append(p.boxes, p.box)
-	p.sums = append(p.sums, posSums{p.score, p.levels})
+	p.sums = append(p.sums, posSums{p.score, p.levels, p.builds})
 	p.marks = append(p.marks, int32(len(p.changes)))
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
 		p.score[si] -= p.cellScore[si][p.combo[si][i]]
 		p.levels[si][comboLevels[p.combo[si][i]]]--
+		p.builds[si][comboBuilds[p.combo[si][i]]]--
 	}
 	p.update(i, s)
 	for _, dl := range p.nearDeltas {
@@ -231,7 +235,7 @@ func (p *pos) undo() {
 	p.box = p.boxes[n]
 	p.boxes = p.boxes[:n]
 	c := p.sums[n]
-	p.score, p.levels = c.score, c.levels
+	p.score, p.levels, p.builds = c.score, c.levels, c.builds
 	p.sums = p.sums[:n]
 	s := p.cells[i]
 	p.cells[i] = cEmpty
@@ -274,9 +278,9 @@ func (p *pos) unkey(i int, s uint8) {
 
 // update adds the stone of side s at i to the keys of the cells within K
 // on its lines, and refreshes their patterns, combo indexes, the pattern
-// scores and the counts of cells by threat level, logging each pattern it
-// changes. It walks out from i in each direction and stops at the first
-// wall, past which there is nothing on the board.
+// scores and the counts of cells by threat level and by build-up, logging
+// each pattern it changes. It walks out from i in each direction and
+// stops at the first wall, past which there is nothing on the board.
 func (p *pos) update(i int, s uint8) {
 	own, other := int(s-1), int(2-s)
 	dOwn, dOther := p.dense[own], p.dense[other]
@@ -316,6 +320,10 @@ func (p *pos) update(i int, s uint8) {
 						p.levels[own][comboLevels[cOwn[j]]]--
 						p.levels[own][comboLevels[nc]]++
 					}
+					if max(a, old) >= patTwoO {
+						p.builds[own][comboBuilds[cOwn[j]]]--
+						p.builds[own][comboBuilds[nc]]++
+					}
 					cOwn[j] = nc
 				}
 				if old := pOther[j][d]; old != b {
@@ -326,6 +334,10 @@ func (p *pos) update(i int, s uint8) {
 					if max(b, old) >= patThreeO {
 						p.levels[other][comboLevels[cOther[j]]]--
 						p.levels[other][comboLevels[nc]]++
+					}
+					if max(b, old) >= patTwoO {
+						p.builds[other][comboBuilds[cOther[j]]]--
+						p.builds[other][comboBuilds[nc]]++
 					}
 					cOther[j] = nc
 				}

@@ -16,6 +16,7 @@ type posState struct {
 	near           []uint8
 	score          [2]int32
 	levels         [2]levelCounts
+	builds         [2]buildCounts
 	hash           uint64
 	side           uint8
 	box            [4]int
@@ -24,7 +25,7 @@ type posState struct {
 }
 
 func stateOf(p *pos) posState {
-	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, levels: p.levels,
+	st := posState{cells: slices.Clone(p.cells), near: slices.Clone(p.near), score: p.score, levels: p.levels, builds: p.builds,
 		hash: p.hash, side: p.side, box: p.box, stack: append([]int32{}, p.stack...), changes: len(p.changes), marks: len(p.marks)}
 	for s := range 2 {
 		st.pat[s] = slices.Clone(p.pat[s])
@@ -60,7 +61,7 @@ func TestUndoRestoresPosition(t *testing.T) {
 				for _, i := range p.stack {
 					fresh.play(int(i))
 				}
-				if !reflect.DeepEqual(fresh.pat, p.pat) || fresh.score != p.score || fresh.levels != p.levels {
+				if !reflect.DeepEqual(fresh.pat, p.pat) || fresh.score != p.score || fresh.levels != p.levels || fresh.builds != p.builds {
 					t.Fatalf("game %d ply %d: patterns differ from a position built afresh", game, ply)
 				}
 				for k := len(before) - 1; k >= 0; k-- {
@@ -141,21 +142,83 @@ func TestThreatMask(t *testing.T) {
 	}
 }
 
-// TestThreatValuesOf checks which threat values each rule's leaves use:
-// one table for both sides in freestyle, one for each side under renju,
-// none for exact five or on small boards.
+// TestComboBuilds checks the build-up of some sets of four line
+// patterns.
+func TestComboBuilds(t *testing.T) {
+	for _, c := range []struct {
+		pats [4]uint8
+		want int
+	}{
+		{[4]uint8{patTwoO, patTwoO, patOne, patDead}, bTwos},
+		{[4]uint8{patTwoO, patTwo, patTwo, patOne}, bNone},
+		{[4]uint8{patThree, patTwoO, patDead, patDead}, bThreePlus},
+		{[4]uint8{patThree, patThree, patDead, patDead}, bThreePlus},
+		{[4]uint8{patThree, patTwo, patTwo, patDead}, bNone},
+		{[4]uint8{patThreeO, patTwoO, patDead, patDead}, bOpenThreePlus},
+		{[4]uint8{patThreeO, patThree, patDead, patDead}, bOpenThreePlus},
+		{[4]uint8{patThreeO, patTwo, patOne, patDead}, bNone},
+		{[4]uint8{patThreeO, patThreeO, patTwoO, patDead}, bNone}, // a double three
+		{[4]uint8{patFour, patTwoO, patDead, patDead}, bFourPlus},
+		{[4]uint8{patFour, patThree, patDead, patDead}, bFourPlus},
+		{[4]uint8{patFour, patThreeO, patDead, patDead}, bNone}, // a four-three
+		{[4]uint8{patFour, patTwo, patDead, patDead}, bNone},
+	} {
+		i := 0
+		for d, pt := range c.pats {
+			i += int(pt) * int(comboWeight[d])
+		}
+		if got := int(comboBuilds[i]); got != c.want {
+			t.Errorf("patterns %v: build-up %d, want %d", c.pats, got, c.want)
+		}
+	}
+}
+
+// TestBuildMask checks the build-up mask's bits on a position where the
+// side to move can make two open twos with one stone and the other side
+// nothing.
+func TestBuildMask(t *testing.T) {
+	r := Rules{Width: 15, Height: 15, K: 5}
+	// Black: two stones a knight's move apart; a stone on 7,7 makes an
+	// open two on row 7 and on column 7. White: two corners.
+	b, err := Setup(r, []Point{{6, 7}, {7, 6}}, []Point{{0, 0}, {14, 14}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPos(b) // Black to move
+	if got, want := p.buildMask(), 1<<(bTwos-1); got != want {
+		t.Errorf("mask %08b, want %08b: Black's two open twos only", got, want)
+	}
+	p.play(p.index(3, 3)) // White to move: now the bits are the opponent's
+	if got, want := p.buildMask(), 1<<(numBuilds-2+bTwos); got != want {
+		t.Errorf("mask %08b after a move, want %08b", got, want)
+	}
+}
+
+// TestThreatValuesOf checks which threat and build-up values each rule's
+// leaves use: one table of each for both sides in freestyle, a threat
+// table for each side under renju, none for exact five or on small
+// boards.
 func TestThreatValuesOf(t *testing.T) {
-	of := func(r Rules) [2]*[numMasks]int32 { return threatValuesOf(newPos(mustPlay(t, r))) }
-	if tv := of(Rules{15, 15, 5, false, false}); tv[0] != &threatValuesFreestyle || tv[1] != &threatValuesFreestyle {
+	of := func(r Rules) ([2]*[numMasks]int32, [2]*[numBuildMasks]int32) {
+		return threatValuesOf(newPos(mustPlay(t, r)))
+	}
+	tv, bv := of(Rules{15, 15, 5, false, false})
+	if tv[0] != &threatValuesFreestyle || tv[1] != &threatValuesFreestyle {
 		t.Error("freestyle: not the freestyle table for both sides")
 	}
-	tv := of(Rules{15, 15, 5, false, true})
+	if bv[0] != &buildValuesFreestyle || bv[1] != &buildValuesFreestyle {
+		t.Error("freestyle: not the freestyle build-up values for both sides")
+	}
+	tv, bv = of(Rules{15, 15, 5, false, true})
 	if tv[0] == nil || tv[1] == nil || &tv[0][0] != &threatValuesRenju[0] || &tv[1][0] != &threatValuesRenju[numMasks] {
 		t.Error("renju: not Black's and White's halves of the renju table")
 	}
+	if bv[0] != nil || bv[1] != nil {
+		t.Error("renju: build-up values, want none")
+	}
 	for _, r := range []Rules{{15, 15, 5, true, false}, {7, 7, 4, false, false}} {
-		if tv := of(r); tv[0] != nil || tv[1] != nil {
-			t.Errorf("%+v: threat values %v, want none", r, tv)
+		if tv, bv := of(r); tv[0] != nil || tv[1] != nil || bv[0] != nil || bv[1] != nil {
+			t.Errorf("%+v: threat values %v and build-up values %v, want none", r, tv, bv)
 		}
 	}
 }

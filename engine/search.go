@@ -73,9 +73,10 @@ type searcher struct {
 	// threat level (pos.levels) where that saves a scan (tests turn it off
 	// to compare with the scan).
 	counts bool
-	// threatValues are the leaf values of the threat masks for each side
-	// to move (see threatValuesOf), or nils.
+	// threatValues and buildValues are the leaf values of the threat and
+	// build-up masks for each side to move (see threatValuesOf), or nils.
 	threatValues [2]*[numMasks]int32
+	buildValues  [2]*[numBuildMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
 	// at the root (see own), and a table outlives its search.
@@ -86,7 +87,7 @@ type searcher struct {
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
-	s.threatValues = threatValuesOf(p)
+	s.threatValues, s.buildValues = threatValuesOf(p)
 	if s.root == cWhite {
 		s.salt = 0x9e3779b97f4a7c15
 	}
@@ -522,21 +523,28 @@ func (s *searcher) static(th threats) int32 {
 	if t := s.threatValues[p.side-1]; t != nil {
 		v += t[p.threatMask()]
 	}
+	if t := s.buildValues[p.side-1]; t != nil {
+		v += t[p.buildMask()]
+	}
 	return v
 }
 
-// threatValuesOf returns the threat values of p's rules for Black and
-// White to move, or nils: they are fitted and measured for freestyle and
-// renju five in a row on open boards (see docs/engine.md, "Threat
-// values" and "Renju: fouls, threat values and the leaves' VCF").
-func threatValuesOf(p *pos) [2]*[numMasks]int32 {
+// threatValuesOf returns the threat and build-up values of p's rules for
+// Black and White to move, or nils: they are fitted and measured for
+// freestyle and renju five in a row on open boards (see docs/engine.md,
+// "Threat values", "Renju: fouls, threat values and the leaves' VCF" and
+// "Build-ups").
+func threatValuesOf(p *pos) (threats [2]*[numMasks]int32, builds [2]*[numBuildMasks]int32) {
 	switch {
 	case p.k != 5 || p.exact || min(p.w, p.h) < openBoard:
-		return [2]*[numMasks]int32{}
+		return
 	case p.renju:
-		return [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
+		threats = [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
+		return threats, builds
 	}
-	return [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
+	threats = [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
+	builds = [2]*[numBuildMasks]int32{&buildValuesFreestyle, &buildValuesFreestyle}
+	return threats, builds
 }
 
 // own returns, on a small board, what the line potential of the side to
