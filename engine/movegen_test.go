@@ -79,10 +79,10 @@ func TestScanFoursAgreesWithScan(t *testing.T) {
 
 // TestLevelCountsAgreeWithScan plays seeded random games, taking moves
 // back at random as the search does, and checks that the incremental
-// counts of cells by threat level and by build-up match a recount, that
-// the threats a leaf reads from them match the scan's (except under
-// renju, where fouls make the leaf scan in some positions), and that a
-// leaf read from them has the value the scan gives it.
+// counts of cells by threat level and (where kept) by build-up match a
+// recount, that the threats a leaf reads from them match the scan's
+// (except under renju, where fouls make the leaf scan in some positions),
+// and that a leaf read from them has the value the scan gives it.
 func TestLevelCountsAgreeWithScan(t *testing.T) {
 	rules := maps.Clone(fourRules)
 	rules["k6"] = Rules{Width: 12, Height: 12, K: 6}
@@ -96,7 +96,9 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 					if p.cells[i] == cEmpty {
 						for s := range 2 {
 							recount[s][comboLevels[p.combo[s][i]]]++
-							rebuilds[s][comboBuilds[p.combo[s][i]]]++
+							if p.keepBuilds {
+								rebuilds[s][comboBuilds[p.combo[s][i]]]++
+							}
 						}
 					}
 				}
@@ -130,7 +132,7 @@ func TestLevelCountsAgreeWithScan(t *testing.T) {
 					p.play(int(ms[rng.IntN(len(ms))].cell))
 					p.undo()
 					if p.levels != before || p.builds != builds {
-						t.Fatalf("game %d ply %d: counts %v after a move and its undo, %v before", game, ply, p.levels, before)
+						t.Fatalf("game %d ply %d: counts %v and %v after a move and its undo, %v and %v before", game, ply, p.levels, p.builds, before, builds)
 					}
 				}
 			})

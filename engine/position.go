@@ -35,7 +35,8 @@ type pos struct {
 	box        [4]int         // array columns and rows x0, y0, x1, y1 within two of a stone
 	combo      [2][]uint16    // [side-1][cell]: the four patterns in base numPats
 	levels     [2]levelCounts // [side-1]: the empty cells of each threat level
-	builds     [2]buildCounts // [side-1]: the empty cells of each build-up
+	builds     [2]buildCounts // [side-1]: the empty cells of each build-up, when keepBuilds
+	keepBuilds bool           // builds is kept: the leaf reads it under these rules (threatValuesOf)
 	pw         []uint64       // [off+K]: place value of the cell at offset off
 	onBoard    []int32        // the board's cells, row by row
 	nearDeltas []int
@@ -147,6 +148,8 @@ func newPos(b *Board) *pos {
 	if r.Renju {
 		p.cellScore[0] = comboLeafRenjuBlack
 	}
+	_, builds := threatValuesOf(p)
+	p.keepBuilds = builds[0] != nil
 	for s := range 2 {
 		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {
@@ -157,7 +160,9 @@ func newPos(b *Board) *pos {
 			}
 			p.score[s] += p.cellScore[s][p.combo[s][i]]
 			p.levels[s][comboLevels[p.combo[s][i]]]++
-			p.builds[s][comboBuilds[p.combo[s][i]]]++
+			if p.keepBuilds {
+				p.builds[s][comboBuilds[p.combo[s][i]]]++
+			}
 		}
 	}
 	p.pw = make([]uint64, 2*k+1)
@@ -218,7 +223,9 @@ func (p *pos) play(i int) {
 	for si := range 2 {
 		p.score[si] -= p.cellScore[si][p.combo[si][i]]
 		p.levels[si][comboLevels[p.combo[si][i]]]--
-		p.builds[si][comboBuilds[p.combo[si][i]]]--
+		if p.keepBuilds {
+			p.builds[si][comboBuilds[p.combo[si][i]]]--
+		}
 	}
 	p.update(i, s)
 	for _, dl := range p.nearDeltas {
@@ -278,8 +285,8 @@ func (p *pos) unkey(i int, s uint8) {
 
 // update adds the stone of side s at i to the keys of the cells within K
 // on its lines, and refreshes their patterns, combo indexes, the pattern
-// scores and the counts of cells by threat level and by build-up, logging
-// each pattern it changes. It walks out from i in each direction and
+// scores and the counts of cells by threat level and (when kept) by
+// build-up, logging each pattern it changes. It walks out from i in each direction and
 // stops at the first wall, past which there is nothing on the board.
 func (p *pos) update(i int, s uint8) {
 	own, other := int(s-1), int(2-s)
@@ -320,7 +327,7 @@ func (p *pos) update(i int, s uint8) {
 						p.levels[own][comboLevels[cOwn[j]]]--
 						p.levels[own][comboLevels[nc]]++
 					}
-					if max(a, old) >= patTwoO {
+					if p.keepBuilds && max(a, old) >= patTwoO {
 						p.builds[own][comboBuilds[cOwn[j]]]--
 						p.builds[own][comboBuilds[nc]]++
 					}
@@ -335,7 +342,7 @@ func (p *pos) update(i int, s uint8) {
 						p.levels[other][comboLevels[cOther[j]]]--
 						p.levels[other][comboLevels[nc]]++
 					}
-					if max(b, old) >= patTwoO {
+					if p.keepBuilds && max(b, old) >= patTwoO {
 						p.builds[other][comboBuilds[cOther[j]]]--
 						p.builds[other][comboBuilds[nc]]++
 					}

@@ -197,7 +197,7 @@ func TestBuildMask(t *testing.T) {
 // TestThreatValuesOf checks which threat and build-up values each rule's
 // leaves use: one table of each for both sides in freestyle, a threat
 // table for each side under renju, none for exact five or on small
-// boards.
+// boards; and that positions keep the build-up counts only in freestyle.
 func TestThreatValuesOf(t *testing.T) {
 	of := func(r Rules) ([2]*[numMasks]int32, [2]*[numBuildMasks]int32) {
 		return threatValuesOf(newPos(mustPlay(t, r)))
@@ -219,6 +219,15 @@ func TestThreatValuesOf(t *testing.T) {
 	for _, r := range []Rules{{15, 15, 5, true, false}, {7, 7, 4, false, false}} {
 		if tv, bv := of(r); tv[0] != nil || tv[1] != nil || bv[0] != nil || bv[1] != nil {
 			t.Errorf("%+v: threat values %v and build-up values %v, want none", r, tv, bv)
+		}
+	}
+	// The position keeps the build-up counts where the leaf reads them.
+	for _, c := range []struct {
+		r    Rules
+		keep bool
+	}{{Rules{15, 15, 5, false, false}, true}, {Rules{15, 15, 5, false, true}, false}, {Rules{15, 15, 5, true, false}, false}, {Rules{7, 7, 4, false, false}, false}} {
+		if p := newPos(mustPlay(t, c.r)); p.keepBuilds != c.keep {
+			t.Errorf("%+v: build-up counts kept %v, want %v", c.r, p.keepBuilds, c.keep)
 		}
 	}
 }

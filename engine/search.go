@@ -537,13 +537,12 @@ func (s *searcher) static(th threats) int32 {
 func threatValuesOf(p *pos) (threats [2]*[numMasks]int32, builds [2]*[numBuildMasks]int32) {
 	switch {
 	case p.k != 5 || p.exact || min(p.w, p.h) < openBoard:
-		return
 	case p.renju:
 		threats = [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
-		return threats, builds
+	default:
+		threats = [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
+		builds = [2]*[numBuildMasks]int32{&buildValuesFreestyle, &buildValuesFreestyle}
 	}
-	threats = [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
-	builds = [2]*[numBuildMasks]int32{&buildValuesFreestyle, &buildValuesFreestyle}
 	return threats, builds
 }
 
