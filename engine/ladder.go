@@ -61,7 +61,7 @@ type rungSpec struct {
 //	go test ./engine -run TestLadderElo -ladder -v
 //
 // (engine/ladder_test.go): every pair of rungs at most three apart played
-// 100 games on 15×15 freestyle, 4 200 games in all (2 min 15 s on two
+// 100 games on 15×15 freestyle, 4 200 games in all (1 min 44 s on two
 // cores), in pairs from the same opening with the colours swapped: the
 // six of openings[15], then three random stones near the centre (see
 // ladderOpening); hard
@@ -76,18 +76,18 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindLoose, far: 50, elo: 881},                   // ± 54, 400 games
 	{kind: kindEasy, elo: 1000},                            // the anchor, 500 games
 	{kind: kindMixEasy, mix: 20, elo: 1269},                // ± 62, 600 games
-	{kind: kindMixEasy, mix: 40, elo: 1523},                // ± 77, 600 games
-	{kind: kindMixEasy, mix: 60, elo: 1686},                // ± 85, 600 games
-	{kind: kindMixEasy, mix: 80, elo: 1887},                // ± 93, 600 games
-	{kind: kindMedium, elo: 2127},                          // ± 101, 600 games
-	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2234}, // ± 104, 600 games
-	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2346}, // ± 107, 600 games
-	{kind: kindBudget, nodes: 1000, elo: 2498},             // ± 110, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2576},             // ± 112, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2660},             // ± 114, 600 games
-	{kind: kindBudget, nodes: 5000, elo: 2784},             // ± 117, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2843},            // ± 119, 400 games
-	{kind: kindHard, elo: 2955},                            // ± 123, 300 games; 20 000 nodes a move
+	{kind: kindMixEasy, mix: 40, elo: 1522},                // ± 77, 600 games
+	{kind: kindMixEasy, mix: 60, elo: 1688},                // ± 85, 600 games
+	{kind: kindMixEasy, mix: 80, elo: 1884},                // ± 92, 600 games
+	{kind: kindMedium, elo: 2110},                          // ± 100, 600 games
+	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2229}, // ± 103, 600 games
+	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 106, 600 games
+	{kind: kindBudget, nodes: 1000, elo: 2541},             // ± 111, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2596},             // ± 113, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2678},             // ± 115, 600 games
+	{kind: kindBudget, nodes: 5000, elo: 2808},             // ± 117, 500 games
+	{kind: kindBudget, nodes: 10000, elo: 2864},            // ± 120, 400 games
+	{kind: kindHard, elo: 3027},                            // ± 125, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search

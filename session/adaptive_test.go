@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/boardbot/boardbot/engine"
 	"github.com/boardbot/boardbot/session/kv"
+	"github.com/boardbot/boardbot/session/rating"
 )
 
 // TestAdaptiveGameStartsAtTheRatingsRung checks that /play adaptive puts
@@ -97,7 +99,7 @@ func TestGamesAgainstTheAIMoveTheRating(t *testing.T) {
 	f := familyIndex(engine.FamilyNxN)
 	before := newStats(alice).AIRating(engine.FamilyNxN)
 	after := play(engine.Medium, false, false)
-	if after.AIGames[f] != 1 || after.VsAI[f].Value <= before.Value || after.VsAI[f].Deviation >= before.Deviation {
+	if after.AIGames[f] != 1 || after.VsAI[f].Value <= before.Value || after.VsAI[f].Deviation >= before.Deviation || after.VsAI[f].Streak != 1 {
 		t.Fatalf("a win against medium: %d games, rating %+v from %+v", after.AIGames[f], after.VsAI[f], before)
 	}
 	for _, tt := range []struct{ undo, hint bool }{{true, false}, {false, true}} {
@@ -113,6 +115,40 @@ func TestGamesAgainstTheAIMoveTheRating(t *testing.T) {
 	back, err := decodeStats(data)
 	if err != nil || back.VsAI != after.VsAI || back.AIGames != after.AIGames {
 		t.Fatalf("decoded %+v %v, %v", back.VsAI, back.AIGames, err)
+	}
+}
+
+// TestStoredRatingsAgainstTheAI checks that a stats record written before
+// ratings against the AI kept a streak reads as one with no streak, that
+// a streak is kept, and that a streak longer than the games counted is
+// refused.
+func TestStoredRatingsAgainstTheAI(t *testing.T) {
+	const head = `{"v":3,"user":{"id":"1","name":"alice"},"res":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"elo":1200,`
+	const zero = `{"value":0,"deviation":0,"volatility":0}`
+	record := func(streak string) string {
+		return head + `"vsai":[` + zero + `,{"value":1700.5,"deviation":150,"volatility":0.06` + streak + `},` + zero + `,` + zero + `],"aig":[0,5,0,0]}`
+	}
+	f := familyIndex(engine.FamilyNxN)
+	for _, c := range []struct {
+		streak string
+		want   int
+	}{{``, 0}, {`,"streak":-5`, -5}, {`,"streak":3`, 3}} {
+		s, err := decodeStats([]byte(record(c.streak)))
+		if err != nil {
+			t.Fatalf("record with streak %q: %v", c.streak, err)
+		}
+		if want := (rating.Rating{Value: 1700.5, Deviation: 150, Volatility: 0.06, Streak: c.want}); s.VsAI[f] != want || s.AIGames[f] != 5 {
+			t.Errorf("record with streak %q: %+v after %d games, want %+v", c.streak, s.VsAI[f], s.AIGames[f], want)
+		}
+		data, err := encodeStats(&s)
+		if back, err2 := decodeStats(data); err != nil || err2 != nil || back.VsAI != s.VsAI {
+			t.Errorf("record with streak %q: re-encoded as %s, decoded %+v, %v, %v", c.streak, data, back.VsAI, err, err2)
+		}
+	}
+	for _, streak := range []string{`,"streak":6`, `,"streak":-6`} {
+		if _, err := decodeStats([]byte(record(streak))); !errors.Is(err, ErrSchema) {
+			t.Errorf("record with streak %q after 5 games: err = %v, want ErrSchema", streak, err)
+		}
 	}
 }
 

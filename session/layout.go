@@ -954,12 +954,14 @@ func encodeStats(s *Stats) ([]byte, error) {
 	return json.Marshal(r)
 }
 
-// plausible reports whether a stored rating against the AI is one the bot
-// could have written: finite, on the Elo scale (below 0 for a player who
-// lost early games to the weakest rungs), with a deviation and a
-// volatility in their ranges.
-func plausible(x rating.Rating) bool {
-	return x.Value >= -10000 && x.Value <= 10000 && x.Deviation > 0 && x.Deviation <= 1000 && x.Volatility > 0 && x.Volatility < 1
+// plausible reports whether a stored rating against the AI after games
+// games is one the bot could have written: finite, on the Elo scale
+// (below 0 for a player who lost early games to the weakest rungs), with
+// a deviation and a volatility in their ranges, and a streak no longer
+// than the games.
+func plausible(x rating.Rating, games int) bool {
+	return x.Value >= -10000 && x.Value <= 10000 && x.Deviation > 0 && x.Deviation <= 1000 && x.Volatility > 0 && x.Volatility < 1 &&
+		x.Streak >= -games && x.Streak <= games
 }
 
 // decodeStats parses stored stats. It returns an error wrapping ErrSchema
@@ -990,7 +992,7 @@ func decodeStats(data []byte) (Stats, error) {
 			return Stats{}, fmt.Errorf("session: decode stats of %q: %w: %d ratings against the AI", r.User.ID, ErrSchema, len(r.VsAI))
 		}
 		for f, x := range r.VsAI {
-			if n := r.AIGames[f]; n < 0 || (n == 0) != (x == rating.Rating{}) || (n > 0 && !plausible(x)) {
+			if n := r.AIGames[f]; n < 0 || (n == 0) != (x == rating.Rating{}) || (n > 0 && !plausible(x, n)) {
 				return Stats{}, fmt.Errorf("session: decode stats of %q: %w: rating against the AI %+v after %d games", r.User.ID, ErrSchema, x, n)
 			}
 			s.VsAI[f], s.AIGames[f] = x, r.AIGames[f]

@@ -25,10 +25,10 @@ func TestGlickmanExample(t *testing.T) {
 // TestUpdate checks one game against a rung: a win raises the value, a
 // loss lowers it, a draw against an equal leaves it, the deviation
 // shrinks but not below MinDeviation, and Update is update with one
-// opponent of LadderDeviation.
+// opponent of LadderDeviation when no streak holds the deviation.
 func TestUpdate(t *testing.T) {
 	r := New(1200)
-	if r != (Rating{1200, InitialDeviation, InitialVolatility}) {
+	if r != (Rating{Value: 1200, Deviation: InitialDeviation, Volatility: InitialVolatility}) {
 		t.Fatalf("New(1200) = %+v", r)
 	}
 	win, loss, draw := r.Update(1200, 1), r.Update(1200, 0), r.Update(1200, 0.5)
@@ -40,6 +40,12 @@ func TestUpdate(t *testing.T) {
 	}
 	if !(win.Deviation < r.Deviation) {
 		t.Errorf("deviation %.2f after a game from %.2f", win.Deviation, r.Deviation)
+	}
+	for _, s := range []float64{0, 0.5, 1} {
+		got, want := r.Update(1400, s), r.update([]result{{1400, LadderDeviation, s}})
+		if got.Value != want.Value || got.Deviation != want.Deviation || got.Volatility != want.Volatility {
+			t.Errorf("first game scored %v: Update gives %+v, update %+v", s, got, want)
+		}
 	}
 	if r.Update(1400, 2) != r.Update(1400, 1) || r.Update(1400, -1) != r.Update(1400, 0) {
 		t.Error("scores outside 0 to 1 not counted as the nearest")
@@ -55,11 +61,74 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-// TestJSON checks the field names of the stored rating.
+// TestJSON checks the field names of the stored rating, that a Streak of
+// 0 is left out, and that a rating stored before Streak was kept reads
+// as one with no streak.
 func TestJSON(t *testing.T) {
-	b, err := json.Marshal(Rating{1, 2, 3})
+	b, err := json.Marshal(Rating{Value: 1, Deviation: 2, Volatility: 3})
 	if err != nil || string(b) != `{"value":1,"deviation":2,"volatility":3}` {
 		t.Errorf("%s, %v", b, err)
+	}
+	b, err = json.Marshal(Rating{Value: 1, Deviation: 2, Volatility: 3, Streak: -2})
+	if err != nil || string(b) != `{"value":1,"deviation":2,"volatility":3,"streak":-2}` {
+		t.Errorf("%s, %v", b, err)
+	}
+	var back Rating
+	if err := json.Unmarshal(b, &back); err != nil || back != (Rating{Value: 1, Deviation: 2, Volatility: 3, Streak: -2}) {
+		t.Errorf("decoded %+v, %v", back, err)
+	}
+	var old Rating
+	if err := json.Unmarshal([]byte(`{"value":1600.5,"deviation":120,"volatility":0.06}`), &old); err != nil || old != (Rating{Value: 1600.5, Deviation: 120, Volatility: 0.06}) {
+		t.Errorf("decoded %+v, %v", old, err)
+	}
+}
+
+// TestStreak checks the streak a game leaves and the deviation it holds:
+// wins and losses in a row count up, a draw or the other result starts
+// again, and from StreakGames same results on a game leaves the deviation
+// where it was, while the value still moves.
+func TestStreak(t *testing.T) {
+	r := New(1500)
+	var devs []float64
+	for i, want := range []int{1, 2, 3, 4} {
+		next := r.Update(1500, 1)
+		if next.Streak != want {
+			t.Fatalf("win %d: streak %d, want %d", i+1, next.Streak, want)
+		}
+		if !(next.Value > r.Value) {
+			t.Errorf("win %d: value %.1f from %.1f", i+1, next.Value, r.Value)
+		}
+		if held := want >= StreakGames; held != (next.Deviation == r.Deviation) || next.Deviation > r.Deviation {
+			t.Errorf("win %d (streak %d): deviation %.2f from %.2f", i+1, want, next.Deviation, r.Deviation)
+		}
+		devs = append(devs, next.Deviation)
+		r = next
+	}
+	if !(devs[0] > devs[1] && devs[1] == devs[2] && devs[2] == devs[3]) {
+		t.Errorf("deviations over four wins: %.2f", devs)
+	}
+	loss := r.Update(r.Value, 0)
+	if loss.Streak != -1 || !(loss.Deviation < r.Deviation) {
+		t.Errorf("a loss after four wins: streak %d, deviation %.2f from %.2f", loss.Streak, loss.Deviation, r.Deviation)
+	}
+	for _, c := range []struct {
+		streak int
+		score  float64
+		want   int
+	}{{-1, 0, -2}, {-2, 0, -3}, {-3, 1, 1}, {5, 0.5, 0}, {-4, 0.5, 0}, {0, 2, 1}, {2, -1, -1}, {0, 0, -1}} {
+		if got := (Rating{Value: 1500, Deviation: 200, Volatility: 0.06, Streak: c.streak}).Update(1500, c.score).Streak; got != c.want {
+			t.Errorf("streak %d, score %v: %d, want %d", c.streak, c.score, got, c.want)
+		}
+	}
+	// A held deviation is still kept within MinDeviation and MaxDeviation.
+	if got := (Rating{Value: 1500, Deviation: 5000, Volatility: 0.06, Streak: 2}).Update(1500, 1); got.Deviation != MaxDeviation {
+		t.Errorf("held from 5000: deviation %.2f, want %v", got.Deviation, MaxDeviation)
+	}
+	if got := (Rating{Value: 1500, Deviation: 30, Volatility: 0.06, Streak: -7}).Update(1500, 0); got.Deviation != MinDeviation {
+		t.Errorf("held from 30: deviation %.2f, want %v", got.Deviation, MinDeviation)
+	}
+	if got := (Rating{Value: 1500, Streak: 2}).Update(1500, 1); got.Deviation != InitialDeviation {
+		t.Errorf("held from no deviation: %.2f, want %v", got.Deviation, InitialDeviation)
 	}
 }
 
@@ -318,5 +387,38 @@ func checkConvergence(t *testing.T, ladder []float64, start float64) {
 	}
 	if frac(c.even) < 0.95 {
 		t.Errorf("score 40-60 %% in %.1f %% of runs, want at least 95 %%", 100*frac(c.even))
+	}
+}
+
+// TestAdaptiveFollowsAnImprovingPlayer checks that the rating follows a
+// player who improves: simulated players (seeded) on the engine's ladder
+// start at 1000 Elo and gain 2 a game, rated from between easy and medium
+// and given the rung nearest their rating; from game 200 to 700 (1400 to
+// 2400 Elo) they are rated on average less than 60 Elo behind. With no
+// MinDeviation they were about 71 behind; with it, about 54.
+func TestAdaptiveFollowsAnImprovingPlayer(t *testing.T) {
+	var ladder []float64
+	for r := engine.Rung(1); r <= engine.Rungs; r++ {
+		ladder = append(ladder, r.Elo())
+	}
+	start := (engine.Easy.Rung().Elo() + engine.Medium.Rung().Elo()) / 2
+	const seeds, from, to = 200, 200, 700
+	var lag float64
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(99, uint64(seed)))
+		r := New(start)
+		for g := range to + 1 {
+			strength := 1000 + 2*float64(g)
+			if g >= from {
+				lag += strength - r.Value
+			}
+			i := Pick(r, ladder)
+			r = r.Update(ladder[i], draw(rng, Expected(strength, ladder[i])))
+		}
+	}
+	lag /= seeds * (to - from + 1)
+	t.Logf("a player gaining 2 Elo a game is rated %.1f Elo behind on average over games %d to %d", lag, from, to)
+	if !(lag > 0 && lag < 60) {
+		t.Errorf("rated %.1f Elo behind a player gaining 2 a game, want 0 to 60", lag)
 	}
 }
