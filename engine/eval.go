@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // Threat levels of a cell for one side: what a stone there makes over its
 // four lines together, strongest last.
 const (
@@ -83,6 +85,55 @@ var comboLeafRenjuBlack = func() []int32 {
 	}
 	return cs
 }()
+
+// numCellClasses is the number of cell classes: the multisets of four
+// line patterns, numPats+3 choose 4.
+const numCellClasses = (numPats + 3) * (numPats + 2) * (numPats + 1) * numPats / 24
+
+// cellClass is the class of each combo index: its four patterns in
+// ascending order, numbered in lexicographic order. What a cell adds to
+// the line potential depends only on its class, not on which line has
+// which pattern.
+var cellClass = func() []uint16 {
+	var class [numPats][numPats][numPats][numPats]uint16
+	n := uint16(0)
+	for a := range numPats {
+		for b := a; b < numPats; b++ {
+			for c := b; c < numPats; c++ {
+				for d := c; d < numPats; d++ {
+					class[a][b][c][d] = n
+					n++
+				}
+			}
+		}
+	}
+	cs := make([]uint16, numPats*numPats*numPats*numPats)
+	for i := range cs {
+		var ps [4]int
+		for d, x := 0, i; d < 4; d, x = d+1, x/numPats {
+			ps[d] = x % numPats
+		}
+		slices.Sort(ps[:])
+		cs[i] = class[ps[0]][ps[1]][ps[2]][ps[3]]
+	}
+	return cs
+}()
+
+// comboCells returns a table by combo index of the values by class vs.
+func comboCells(vs []int32) []int32 {
+	cs := make([]int32, len(cellClass))
+	for i, c := range cellClass {
+		cs[i] = vs[c]
+	}
+	return cs
+}
+
+// The learned cell values of the leaf (see leafTablesOf) by combo index.
+var (
+	comboCellsFreestyle  = comboCells(cellValuesFreestyle[:])
+	comboCellsRenjuBlack = comboCells(cellValuesRenju[:numCellClasses])
+	comboCellsRenjuWhite = comboCells(cellValuesRenju[numCellClasses:])
+)
 
 // numLevels is the number of threat levels.
 const numLevels = int(tFive) + 1

@@ -61,7 +61,7 @@ type rungSpec struct {
 //	go test ./engine -run TestLadderElo -ladder -v
 //
 // (engine/ladder_test.go): every pair of rungs at most three apart played
-// 100 games on 15×15 freestyle, 4 200 games in all (1 min 44 s on two
+// 100 games on 15×15 freestyle, 4 200 games in all (1 min 54 s on two
 // cores), in pairs from the same opening with the colours swapped: the
 // six of openings[15], then three random stones near the centre (see
 // ladderOpening); hard
@@ -78,16 +78,16 @@ var ladder = [Rungs]rungSpec{
 	{kind: kindMixEasy, mix: 20, elo: 1269},                // ± 62, 600 games
 	{kind: kindMixEasy, mix: 40, elo: 1522},                // ± 77, 600 games
 	{kind: kindMixEasy, mix: 60, elo: 1688},                // ± 85, 600 games
-	{kind: kindMixEasy, mix: 80, elo: 1884},                // ± 92, 600 games
-	{kind: kindMedium, elo: 2110},                          // ± 100, 600 games
-	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2229}, // ± 103, 600 games
-	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2336}, // ± 106, 600 games
-	{kind: kindBudget, nodes: 1000, elo: 2541},             // ± 111, 600 games
-	{kind: kindBudget, nodes: 1500, elo: 2596},             // ± 113, 600 games
-	{kind: kindBudget, nodes: 2500, elo: 2678},             // ± 115, 600 games
-	{kind: kindBudget, nodes: 5000, elo: 2808},             // ± 117, 500 games
-	{kind: kindBudget, nodes: 10000, elo: 2864},            // ± 120, 400 games
-	{kind: kindHard, elo: 3027},                            // ± 125, 300 games; 20 000 nodes a move
+	{kind: kindMixEasy, mix: 80, elo: 1885},                // ± 92, 600 games
+	{kind: kindMedium, elo: 2117},                          // ± 100, 600 games
+	{kind: kindMixMedium, mix: 33, nodes: 1000, elo: 2245}, // ± 104, 600 games
+	{kind: kindMixMedium, mix: 67, nodes: 1000, elo: 2359}, // ± 107, 600 games
+	{kind: kindBudget, nodes: 1000, elo: 2525},             // ± 111, 600 games
+	{kind: kindBudget, nodes: 1500, elo: 2638},             // ± 114, 600 games
+	{kind: kindBudget, nodes: 2500, elo: 2716},             // ± 116, 600 games
+	{kind: kindBudget, nodes: 5000, elo: 2844},             // ± 118, 500 games
+	{kind: kindBudget, nodes: 10000, elo: 2909},            // ± 121, 400 games
+	{kind: kindHard, elo: 3011},                            // ± 124, 300 games; 20 000 nodes a move
 }
 
 // budgetTTBytes bounds the transposition table of the rungs that search

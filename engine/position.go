@@ -36,7 +36,7 @@ type pos struct {
 	combo      [2][]uint16    // [side-1][cell]: the four patterns in base numPats
 	levels     [2]levelCounts // [side-1]: the empty cells of each threat level
 	builds     [2]buildCounts // [side-1]: the empty cells of each build-up, when keepBuilds
-	keepBuilds bool           // builds is kept: the leaf reads it under these rules (threatValuesOf)
+	keepBuilds bool           // builds is kept: the leaf reads it under these rules (leafTablesOf)
 	pw         []uint64       // [off+K]: place value of the cell at offset off
 	onBoard    []int32        // the board's cells, row by row
 	nearDeltas []int
@@ -144,12 +144,9 @@ func newPos(b *Board) *pos {
 			p.key[0][d][i], p.key[1][d][i] = key, key
 		}
 	}
-	p.cellScore = [2][]int32{comboLeaf, comboLeaf}
-	if r.Renju {
-		p.cellScore[0] = comboLeafRenjuBlack
-	}
-	_, builds := threatValuesOf(p)
-	p.keepBuilds = builds[0] != nil
+	lt := leafTablesOf(p)
+	p.cellScore = lt.cells
+	p.keepBuilds = lt.builds[0] != nil
 	for s := range 2 {
 		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {

@@ -77,10 +77,34 @@ func TestUndoRestoresPosition(t *testing.T) {
 
 // TestScoreIsTheSumOfTheEmptyCells plays seeded random games under each
 // rule and checks that the running line potential of each side is the
-// sum of its empty cells' pattern weights, less Black's fouls under renju.
+// sum of its empty cells' values: in freestyle and renju five in a row on
+// open boards the learned value of the cell's class (renju's for each
+// colour), elsewhere the pattern weights, less Black's fouls under renju.
 func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 	for name, r := range fourRules {
 		t.Run(name, func(t *testing.T) {
+			learned := r.K == 5 && !r.Exact && min(r.Width, r.Height) >= openBoard
+			value := func(si int, pats [4]uint8) int32 {
+				var cell int32
+				var n [numPats]int
+				for _, pt := range pats {
+					cell += leafWeight[pt]
+					n[pt]++
+				}
+				slices.Sort(pats[:])
+				class := cellClass[int(pats[0])+int(pats[1])*numPats+int(pats[2])*numPats*numPats+int(pats[3])*numPats*numPats*numPats]
+				switch {
+				case learned && r.Renju:
+					return cellValuesRenju[si*numCellClasses+int(class)]
+				case learned:
+					return cellValuesFreestyle[class]
+				case r.Renju && si == 0 && n[patFive] == 0 && (n[patFour]+n[patFourO] >= 2 || n[patThreeO] >= 2):
+					// Under renju Black's double threes and four-fours
+					// add nothing.
+					return 0
+				}
+				return cell
+			}
 			rng := rand.New(rand.NewPCG(31, 9))
 			randomGames(t, r, rng, 10, 40, func(game, ply int, p *pos, ms []move, th threats) {
 				var sum [2]int32
@@ -89,18 +113,7 @@ func TestScoreIsTheSumOfTheEmptyCells(t *testing.T) {
 						continue
 					}
 					for si := range 2 {
-						var cell int32
-						var n [numPats]int
-						for d := range 4 {
-							cell += leafWeight[p.pat[si][i][d]]
-							n[p.pat[si][i][d]]++
-						}
-						// Under renju Black's double threes and
-						// four-fours add nothing.
-						if r.Renju && si == 0 && n[patFive] == 0 && (n[patFour]+n[patFourO] >= 2 || n[patThreeO] >= 2) {
-							cell = 0
-						}
-						sum[si] += cell
+						sum[si] += value(si, p.pat[si][i])
 					}
 				}
 				if sum != p.score {
@@ -143,6 +156,45 @@ func TestThreatMask(t *testing.T) {
 }
 
 // TestComboBuilds checks the build-up of some sets of four line
+// TestCellClass checks the cell classes: numCellClasses of them, numbered
+// from 0 in lexicographic order of the sorted patterns, the same for two
+// combo indexes exactly when their patterns are the same multiset, and
+// the combo tables read their class's value.
+func TestCellClass(t *testing.T) {
+	sorted := func(i int) [4]uint8 {
+		var ps [4]uint8
+		for d, x := 0, i; d < 4; d, x = d+1, x/numPats {
+			ps[d] = uint8(x % numPats)
+		}
+		slices.Sort(ps[:])
+		return ps
+	}
+	of := map[uint16][4]uint8{}
+	for i, c := range cellClass {
+		ps := sorted(i)
+		if seen, ok := of[c]; ok && seen != ps {
+			t.Fatalf("class %d holds %v and %v", c, seen, ps)
+		}
+		of[c] = ps
+	}
+	if len(of) != numCellClasses {
+		t.Fatalf("%d classes, want %d", len(of), numCellClasses)
+	}
+	for c := range uint16(numCellClasses) {
+		ps, ok := of[c]
+		if !ok {
+			t.Fatalf("class %d unused", c)
+		}
+		if next, ok := of[c+1]; ok && slices.Compare(ps[:], next[:]) >= 0 {
+			t.Errorf("class %d is %v, class %d %v: not in lexicographic order", c, ps, c+1, next)
+		}
+	}
+	// A three on the third line reads the value of a three on the first.
+	if got, want := comboCellsFreestyle[int(patThree)*int(comboWeight[2])], cellValuesFreestyle[cellClass[patThree]]; got != want {
+		t.Errorf("a cell with a three on the third line reads %d, want its class's %d", got, want)
+	}
+}
+
 // patterns.
 func TestComboBuilds(t *testing.T) {
 	for _, c := range []struct {
@@ -194,31 +246,49 @@ func TestBuildMask(t *testing.T) {
 	}
 }
 
-// TestThreatValuesOf checks which threat and build-up values each rule's
-// leaves use: one table of each for both sides in freestyle, a threat
-// table for each side under renju, none for exact five or on small
-// boards; and that positions keep the build-up counts only in freestyle.
-func TestThreatValuesOf(t *testing.T) {
-	of := func(r Rules) ([2]*[numMasks]int32, [2]*[numBuildMasks]int32) {
-		return threatValuesOf(newPos(mustPlay(t, r)))
-	}
-	tv, bv := of(Rules{15, 15, 5, false, false})
-	if tv[0] != &threatValuesFreestyle || tv[1] != &threatValuesFreestyle {
+// TestLeafTablesOf checks which tables each rule's leaves use: one threat
+// table, one build-up table and one cell table for both sides in
+// freestyle, a threat table for each side to move and a cell table for
+// each colour under renju, the leafWeight cell values and no masks'
+// values for exact five or on small boards; and that
+// positions read their cell values from those tables and keep the
+// build-up counts only in freestyle.
+func TestLeafTablesOf(t *testing.T) {
+	same := func(a, b []int32) bool { return len(a) == len(b) && &a[0] == &b[0] }
+	of := func(r Rules) leafTables { return leafTablesOf(newPos(mustPlay(t, r))) }
+	lt := of(Rules{15, 15, 5, false, false})
+	if lt.threats[0] != &threatValuesFreestyle || lt.threats[1] != &threatValuesFreestyle {
 		t.Error("freestyle: not the freestyle table for both sides")
 	}
-	if bv[0] != &buildValuesFreestyle || bv[1] != &buildValuesFreestyle {
+	if lt.builds[0] != &buildValuesFreestyle || lt.builds[1] != &buildValuesFreestyle {
 		t.Error("freestyle: not the freestyle build-up values for both sides")
 	}
-	tv, bv = of(Rules{15, 15, 5, false, true})
-	if tv[0] == nil || tv[1] == nil || &tv[0][0] != &threatValuesRenju[0] || &tv[1][0] != &threatValuesRenju[numMasks] {
+	if !same(lt.cells[0], comboCellsFreestyle) || !same(lt.cells[1], comboCellsFreestyle) {
+		t.Error("freestyle: not the freestyle cell values for both sides")
+	}
+	lt = of(Rules{15, 15, 5, false, true})
+	if lt.threats[0] == nil || lt.threats[1] == nil || &lt.threats[0][0] != &threatValuesRenju[0] || &lt.threats[1][0] != &threatValuesRenju[numMasks] {
 		t.Error("renju: not Black's and White's halves of the renju table")
 	}
-	if bv[0] != nil || bv[1] != nil {
+	if lt.builds[0] != nil || lt.builds[1] != nil {
 		t.Error("renju: build-up values, want none")
 	}
+	if !same(lt.cells[0], comboCellsRenjuBlack) || !same(lt.cells[1], comboCellsRenjuWhite) {
+		t.Error("renju: not Black's and White's renju cell values")
+	}
 	for _, r := range []Rules{{15, 15, 5, true, false}, {7, 7, 4, false, false}} {
-		if tv, bv := of(r); tv[0] != nil || tv[1] != nil || bv[0] != nil || bv[1] != nil {
-			t.Errorf("%+v: threat values %v and build-up values %v, want none", r, tv, bv)
+		lt := of(r)
+		if lt.threats[0] != nil || lt.threats[1] != nil || lt.builds[0] != nil || lt.builds[1] != nil {
+			t.Errorf("%+v: threat values %v and build-up values %v, want none", r, lt.threats, lt.builds)
+		}
+		if !same(lt.cells[0], comboLeaf) || !same(lt.cells[1], comboLeaf) {
+			t.Errorf("%+v: not the leafWeight cell values", r)
+		}
+	}
+	for _, r := range []Rules{{15, 15, 5, false, false}, {15, 15, 5, false, true}, {7, 7, 4, false, false}} {
+		p, lt := newPos(mustPlay(t, r)), of(r)
+		if !same(p.cellScore[0], lt.cells[0]) || !same(p.cellScore[1], lt.cells[1]) {
+			t.Errorf("%+v: the position does not read the leaf's cell values", r)
 		}
 	}
 	// The position keeps the build-up counts where the leaf reads them.

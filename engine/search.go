@@ -74,7 +74,7 @@ type searcher struct {
 	// to compare with the scan).
 	counts bool
 	// threatValues and buildValues are the leaf values of the threat and
-	// build-up masks for each side to move (see threatValuesOf), or nils.
+	// build-up masks for each side to move (see leafTablesOf), or nils.
 	threatValues [2]*[numMasks]int32
 	buildValues  [2]*[numBuildMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
@@ -87,7 +87,8 @@ type searcher struct {
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
-	s.threatValues, s.buildValues = threatValuesOf(p)
+	lt := leafTablesOf(p)
+	s.threatValues, s.buildValues = lt.threats, lt.builds
 	if s.root == cWhite {
 		s.salt = 0x9e3779b97f4a7c15
 	}
@@ -529,21 +530,37 @@ func (s *searcher) static(th threats) int32 {
 	return v
 }
 
-// threatValuesOf returns the threat and build-up values of p's rules for
-// Black and White to move, or nils: they are fitted and measured for
-// freestyle and renju five in a row on open boards (see docs/engine.md,
-// "Threat values", "Renju: fouls, threat values and the leaves' VCF" and
-// "Build-ups").
-func threatValuesOf(p *pos) (threats [2]*[numMasks]int32, builds [2]*[numBuildMasks]int32) {
+// leafTables are the tables the leaf value reads under one set of rules:
+// the values of the threat and build-up masks for each side to move, or
+// nils, and what an empty cell adds to each side's line potential, by
+// combo index (pos.cellScore).
+type leafTables struct {
+	threats [2]*[numMasks]int32
+	builds  [2]*[numBuildMasks]int32
+	cells   [2][]int32
+}
+
+// leafTablesOf returns the leaf's tables for p's rules, Black's first.
+// The learned ones are fitted and measured for freestyle and renju five
+// in a row on open boards (see docs/engine.md, "Threat values", "Renju:
+// fouls, threat values and the leaves' VCF", "Build-ups" and "Cell
+// values"); elsewhere a cell adds the leafWeight of its patterns.
+func leafTablesOf(p *pos) leafTables {
+	lt := leafTables{cells: [2][]int32{comboLeaf, comboLeaf}}
+	if p.renju {
+		lt.cells[0] = comboLeafRenjuBlack
+	}
 	switch {
 	case p.k != 5 || p.exact || min(p.w, p.h) < openBoard:
 	case p.renju:
-		threats = [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
+		lt.threats = [2]*[numMasks]int32{(*[numMasks]int32)(threatValuesRenju[:numMasks]), (*[numMasks]int32)(threatValuesRenju[numMasks:])}
+		lt.cells = [2][]int32{comboCellsRenjuBlack, comboCellsRenjuWhite}
 	default:
-		threats = [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
-		builds = [2]*[numBuildMasks]int32{&buildValuesFreestyle, &buildValuesFreestyle}
+		lt.threats = [2]*[numMasks]int32{&threatValuesFreestyle, &threatValuesFreestyle}
+		lt.builds = [2]*[numBuildMasks]int32{&buildValuesFreestyle, &buildValuesFreestyle}
+		lt.cells = [2][]int32{comboCellsFreestyle, comboCellsFreestyle}
 	}
-	return threats, builds
+	return lt
 }
 
 // own returns, on a small board, what the line potential of the side to

@@ -12,9 +12,12 @@
 //
 // The parameters were chosen by simulating players of fixed strength
 // against the adaptive AI (TestAdaptiveConvergence): on the engine's
-// strength ladder as measured (16 rungs from 786 to 3,027 Elo, unevenly
-// spaced) and on an even made-up one (12 rungs from 600 to 2,100),
-// players starting between easy and medium (1,555 on the engine's).
+// strength ladder as measured after the build-ups (16 rungs from 786 to
+// 3,027 Elo, unevenly spaced) and on an even made-up one (12 rungs from
+// 600 to 2,100), players starting between easy and medium (1,555 on the
+// engine's). The figures below are for that ladder; on the one measured
+// after the cell values (786 to 3,011, start 1,558) see the last
+// paragraph.
 //
 // InitialDeviation is 1,000, not Glickman's 350: a new player may be
 // anywhere on a ladder over 2,000 Elo wide, and a strong one must climb
@@ -65,12 +68,13 @@
 //
 // Thirty games do not tell a strength to within 100 Elo every time: each
 // game says little, and after 30 even games a rating's standard error is
-// about 60 Elo. On the engine's ladder 83.2 % of players were rated
-// within 100 Elo after 30 games (an exact Bayesian estimate, knowing the
-// ladder's range, reaches 88.5 %), and 94.3 % after 60; players of every
-// strength on the ladder then scored 47.5 to 52.1 % on average against
-// the rung the AI picked for them, and 98.7 % of them 40 to 60 % over
-// their next 100 games. A strength beyond the top or bottom rung cannot
+// about 60 Elo. On the engine's ladder as now measured 83.5 % of players
+// were rated within 100 Elo after 30 games (an exact Bayesian estimate,
+// knowing the ladder's range, reaches 89.0 %), and 94.5 % after 60;
+// players of every strength on the ladder then scored 47.5 to 53.0 % on
+// average against the rung the AI picked for them, and 99.0 % of them
+// 40 to 60 % over their next 100 games (83.2, 88.5, 94.3, 47.5 to 52.1
+// and 98.7 % on the ladder before). A strength beyond the top or bottom rung cannot
 // score near 50 %: the rating only tells the AI to play its nearest
 // rung.
 package rating
