@@ -371,22 +371,11 @@ func TestFitThreatValuesRecoversATable(t *testing.T) {
 		}
 		return v
 	}
-	rng := rand.New(rand.NewPCG(40, 2))
+	// The oracle sees the leaf value with the leafWeight cell values at
+	// scale 600, plus the table.
 	start := cellStart(false)
-	var ss []threatSample
-	randomGames(t, r, rng, 300, 20, func(game, ply int, p *pos, ms []move, th threats) {
-		if ply < 3 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
-			return
-		}
-		// The oracle sees the leaf value with the leafWeight cell values
-		// at scale 600, plus the table.
-		s := sampleOf(p, th, false)
-		v := s.base
-		for _, c := range s.cells {
-			v += c.coef * start[c.class]
-		}
-		s.target = sigmoid((v + truth(s.mask)) / 600)
-		ss = append(ss, s)
+	ss := randomSamples(t, r, 2, start, func(s threatSample, leaf float64) float64 {
+		return sigmoid((leaf + truth(s.mask)) / 600)
 	})
 	f := fitThreatValues(ss, numMasks, 0, start, false, 1)
 	if !(f.after < f.before/2) {
@@ -441,20 +430,7 @@ func TestFitCellValuesRecoversATable(t *testing.T) {
 		truth[c] += d
 	}
 	fit := func(values []float64) threatFit {
-		rng := rand.New(rand.NewPCG(40, 3))
-		var ss []threatSample
-		randomGames(t, r, rng, 300, 20, func(game, ply int, p *pos, ms []move, th threats) {
-			if ply < 3 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
-				return
-			}
-			s := sampleOf(p, th, false)
-			v := s.base
-			for _, c := range s.cells {
-				v += c.coef * values[c.class]
-			}
-			s.target = sigmoid(v / 600)
-			ss = append(ss, s)
-		})
+		ss := randomSamples(t, r, 3, values, func(_ threatSample, leaf float64) float64 { return sigmoid(leaf / 600) })
 		return fitThreatValues(ss, numMasks, 0, start, true, 1)
 	}
 	control, f := fit(start), fit(truth)
@@ -488,4 +464,26 @@ func TestFitCellValuesRecoversATable(t *testing.T) {
 	if checked < 20 || !f.cellFitted[slices.Collect(maps.Keys(moved))[0]] {
 		t.Fatalf("%d classes fitted: the games do not test the fit", checked)
 	}
+}
+
+// randomSamples returns the samples of the positions of 300 seeded random
+// games under r (PCG(40, stream)) where the leaf reaches the static value,
+// each labelled by target from the sample and its leaf value at the cell
+// values cells (by class).
+func randomSamples(t *testing.T, r Rules, stream uint64, cells []float64, target func(s threatSample, leaf float64) float64) []threatSample {
+	rng := rand.New(rand.NewPCG(40, stream))
+	var ss []threatSample
+	randomGames(t, r, rng, 300, 20, func(game, ply int, p *pos, ms []move, th threats) {
+		if ply < 3 || th.myFive >= 0 || th.oppFive >= 0 || th.myFlex >= 0 {
+			return
+		}
+		s := sampleOf(p, th, false)
+		leaf := s.base
+		for _, c := range s.cells {
+			leaf += c.coef * cells[c.class]
+		}
+		s.target = target(s, leaf)
+		ss = append(ss, s)
+	})
+	return ss
 }
