@@ -22,8 +22,8 @@ type pos struct {
 	table      *patTable
 	dense      [2][]uint8       // [side-1]: the dense pattern table of each side, or nil
 	memo       map[uint64]uint8 // patterns for K > denseMaxK
-	score      [2]int32         // sum of cellScore over empty cells, per side
-	cellScore  [2][]int32       // [side-1][combo]: what an empty cell adds to score
+	score      [2]int32         // sum of leaf.cells over empty cells, per side
+	leaf       leafTables       // the tables the leaf value reads under these rules
 	zob        [2][]uint64
 	hash       uint64
 	side       uint8 // side to move: cBlack or cWhite
@@ -36,7 +36,7 @@ type pos struct {
 	combo      [2][]uint16    // [side-1][cell]: the four patterns in base numPats
 	levels     [2]levelCounts // [side-1]: the empty cells of each threat level
 	builds     [2]buildCounts // [side-1]: the empty cells of each build-up, when keepBuilds
-	keepBuilds bool           // builds is kept: the leaf reads it under these rules (leafTablesOf)
+	keepBuilds bool           // builds is kept: leaf.builds is not nil (the update loop reads it)
 	pw         []uint64       // [off+K]: place value of the cell at offset off
 	onBoard    []int32        // the board's cells, row by row
 	nearDeltas []int
@@ -144,9 +144,8 @@ func newPos(b *Board) *pos {
 			p.key[0][d][i], p.key[1][d][i] = key, key
 		}
 	}
-	lt := leafTablesOf(p)
-	p.cellScore = lt.cells
-	p.keepBuilds = lt.builds[0] != nil
+	p.leaf = leafTablesOf(p)
+	p.keepBuilds = p.leaf.builds[0] != nil
 	for s := range 2 {
 		p.combo[s] = make([]uint16, n)
 		for _, i := range p.onBoard {
@@ -155,7 +154,7 @@ func newPos(b *Board) *pos {
 				p.pat[s][i][d] = pt
 				p.combo[s][i] += uint16(pt) * comboWeight[d]
 			}
-			p.score[s] += p.cellScore[s][p.combo[s][i]]
+			p.score[s] += p.leaf.cells[s][p.combo[s][i]]
 			p.levels[s][comboLevels[p.combo[s][i]]]++
 			if p.keepBuilds {
 				p.builds[s][comboBuilds[p.combo[s][i]]]++
@@ -218,7 +217,7 @@ func (p *pos) play(i int) {
 	x, y := i%p.stride, i/p.stride
 	p.box = [4]int{min(p.box[0], x-2), min(p.box[1], y-2), max(p.box[2], x+2), max(p.box[3], y+2)}
 	for si := range 2 {
-		p.score[si] -= p.cellScore[si][p.combo[si][i]]
+		p.score[si] -= p.leaf.cells[si][p.combo[si][i]]
 		p.levels[si][comboLevels[p.combo[si][i]]]--
 		if p.keepBuilds {
 			p.builds[si][comboBuilds[p.combo[si][i]]]--
@@ -291,7 +290,7 @@ func (p *pos) update(i int, s uint8) {
 	pOwn, pOther := p.pat[own], p.pat[other]
 	cOwn, cOther := p.combo[own], p.combo[other]
 	var sOwn, sOther int32 // changes of the pattern scores
-	csOwn, csOther := p.cellScore[own], p.cellScore[other]
+	csOwn, csOther := p.leaf.cells[own], p.leaf.cells[other]
 	for d := range 4 {
 		step := p.dir[d]
 		kOwn, kOther := p.key[own][d], p.key[other][d]

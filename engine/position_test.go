@@ -287,7 +287,7 @@ func TestLeafTablesOf(t *testing.T) {
 	}
 	for _, r := range []Rules{{15, 15, 5, false, false}, {15, 15, 5, false, true}, {7, 7, 4, false, false}} {
 		p, lt := newPos(mustPlay(t, r)), of(r)
-		if !same(p.cellScore[0], lt.cells[0]) || !same(p.cellScore[1], lt.cells[1]) {
+		if !same(p.leaf.cells[0], lt.cells[0]) || !same(p.leaf.cells[1], lt.cells[1]) {
 			t.Errorf("%+v: the position does not read the leaf's cell values", r)
 		}
 	}

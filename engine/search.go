@@ -73,10 +73,6 @@ type searcher struct {
 	// threat level (pos.levels) where that saves a scan (tests turn it off
 	// to compare with the scan).
 	counts bool
-	// threatValues and buildValues are the leaf values of the threat and
-	// build-up masks for each side to move (see leafTablesOf), or nils.
-	threatValues [2]*[numMasks]int32
-	buildValues  [2]*[numBuildMasks]int32
 	// salt is mixed into the keys of the table, one value per root side:
 	// on small boards the value of a position depends on the side to move
 	// at the root (see own), and a table outlives its search.
@@ -87,8 +83,6 @@ type searcher struct {
 func newSearcher(p *pos, tt *ttable, lim limits) *searcher {
 	s := &searcher{p: p, tt: tt, lim: lim, history: make([]int32, len(p.cells)), vcfMemo: make([]vcfSlot, vcfMemoSize), root: p.side, small: min(p.w, p.h) < openBoard, counts: true}
 	s.lmr = !s.small
-	lt := leafTablesOf(p)
-	s.threatValues, s.buildValues = lt.threats, lt.builds
 	if s.root == cWhite {
 		s.salt = 0x9e3779b97f4a7c15
 	}
@@ -521,10 +515,10 @@ func (s *searcher) static(th threats) int32 {
 		return p.evaluate(th) + s.own()
 	}
 	v := p.openValue(th)
-	if t := s.threatValues[p.side-1]; t != nil {
+	if t := p.leaf.threats[p.side-1]; t != nil {
 		v += t[p.threatMask()]
 	}
-	if t := s.buildValues[p.side-1]; t != nil {
+	if t := p.leaf.builds[p.side-1]; t != nil {
 		v += t[p.buildMask()]
 	}
 	return v
@@ -533,7 +527,7 @@ func (s *searcher) static(th threats) int32 {
 // leafTables are the tables the leaf value reads under one set of rules:
 // the values of the threat and build-up masks for each side to move, or
 // nils, and what an empty cell adds to each side's line potential, by
-// combo index (pos.cellScore).
+// combo index (pos.score). A position keeps its own (pos.leaf).
 type leafTables struct {
 	threats [2]*[numMasks]int32
 	builds  [2]*[numBuildMasks]int32
