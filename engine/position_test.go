@@ -155,7 +155,6 @@ func TestThreatMask(t *testing.T) {
 	}
 }
 
-// TestComboBuilds checks the build-up of some sets of four line
 // TestCellClass checks the cell classes: numCellClasses of them, numbered
 // from 0 in lexicographic order of the sorted patterns, the same for two
 // combo indexes exactly when their patterns are the same multiset, and
@@ -195,6 +194,7 @@ func TestCellClass(t *testing.T) {
 	}
 }
 
+// TestComboBuilds checks the build-up of some sets of four line
 // patterns.
 func TestComboBuilds(t *testing.T) {
 	for _, c := range []struct {
